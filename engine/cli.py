@@ -1,0 +1,206 @@
+"""``python -m engine``: the engine's command line (a stable contract).
+
+Every subcommand prints readable Chinese by default and exact JSON with ``--json``.
+Bad input exits with status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .cards import CardError, parse_kinds
+from .groups import Group, ranked
+from .hands import Split, naive_split, parse_hand, sanhua, splits
+from .rules import Rules, RulesError, get_rules
+from .settle import Seat, SettleError, settle
+
+
+class InputError(ValueError):
+    """Bad input from the command line or stdin."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def group_json(group: Group, rules: Rules) -> dict[str, Any]:
+    names = group.names()
+    return {
+        "cards": [k.code for k in group.kinds],
+        "name": names.name,
+        "aliases": [a.name for a in names.aliases],
+        "category": group.category(rules).value,
+        "points": group.points_or_none(rules),
+        "rank": group.rank(rules),
+        "pinyin": names.pinyin or "",
+    }
+
+
+def _brief(group: Group, rules: Rules) -> dict[str, Any]:
+    return {"cards": [k.code for k in group.kinds], "name": group.names().name,
+            "rank": group.rank(rules)}
+
+
+def catalogue(rules: Rules, as_json: bool) -> str:
+    groups = ranked(rules)
+    if as_json:
+        return json.dumps([group_json(g, rules) for g in groups], ensure_ascii=False)
+    lines = []
+    for g in groups:
+        names = g.names()
+        alias = f"（又名 {'、'.join(a.name for a in names.aliases)}）" if names.aliases else ""
+        label = names.name or f"{g.display_name()}（无传统名称）"
+        lines.append(f"{g.rank(rules):>3}  {g.high.code:>3} {g.low.code:<3}  "
+                     f"{g.category(rules).label:<3}  {label}{alias}")
+    return "\n".join(lines)
+
+
+def split_report(codes: Sequence[str] | str, rules: Rules) -> dict[str, Any]:
+    kinds = parse_hand(codes)
+    options = splits(kinds, rules)
+    best = options.index(naive_split(kinds, rules))
+    return {
+        "cards": [k.code for k in kinds],
+        "splits": [
+            {"head": _brief(s.head, rules), "tail": _brief(s.tail, rules), "ev": 0.0}
+            for s in options
+        ],
+        "best": best,
+        "sanhua": sanhua(kinds, rules),
+    }
+
+
+def _split_text(report: dict[str, Any]) -> str:
+    lines = [f"手牌 {' '.join(report['cards'])}"]
+    for i, s in enumerate(report["splits"]):
+        mark = "★" if i == report["best"] else " "
+        head = Group.parse(" ".join(s["head"]["cards"])).display_name()
+        tail = Group.parse(" ".join(s["tail"]["cards"])).display_name()
+        lines.append(f"{mark} 头 {' '.join(s['head']['cards']):<8} {head:<6} "
+                     f"尾 {' '.join(s['tail']['cards']):<8} {tail:<6} 期望 {s['ev']:+.3f}")
+    if report["sanhua"]:
+        lines.append(f"可报{report['sanhua']}：本手不输不赢")
+    return "\n".join(lines)
+
+
+def parse_table(data: Any) -> tuple[list[Seat], Rules]:
+    """Read the ``settle`` JSON: ``{"rules": name, "seats": [...]}``."""
+    if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
+        raise InputError('expected an object {"rules": ..., "seats": [...]}')
+    rules = get_rules(str(data.get("rules", "xuanjing")))
+    seats = []
+    for i, raw in enumerate(data["seats"], 1):
+        if not isinstance(raw, dict):
+            raise InputError(f"seat {i}: expected an object")
+        name, stake = raw.get("name"), raw.get("stake")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"seat {i}: a non-empty name is required")
+        if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+            raise InputError(f"seat {name}: stake must be a whole number ≥ 0")
+        if raw.get("folded") is True:
+            seats.append(Seat(name, stake, folded=True))
+            continue
+        groups = []
+        for part in ("head", "tail"):
+            cards = raw.get(part)
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise InputError(f"seat {name}: {part} must be a list of 2 card codes")
+            if len(cards) != 2:
+                raise InputError(f"seat {name}: {part} must have 2 cards, got {len(cards)}")
+            groups.append(Group.of(*parse_kinds(cards)))
+        split = Split.of(groups[0], groups[1], rules)
+        declared = None
+        if raw.get("sanhua") is True:
+            declared = sanhua(split.kinds, rules)
+            if declared is None:
+                raise InputError(f"seat {name}: this hand cannot declare 三花")
+        seats.append(Seat(name, stake, split, sanhua=declared))
+    return seats, rules
+
+
+def settle_report(data: Any) -> dict[str, Any]:
+    seats, rules = parse_table(data)
+    result = settle(seats, rules)
+    out_seats = []
+    for s in seats:
+        entry: dict[str, Any] = {"name": s.name, "stake": s.stake, "net": result.nets[s.name]}
+        if s.folded:
+            entry["folded"] = True
+        elif s.split is not None:
+            entry["head"] = _brief(s.split.head, rules)
+            entry["tail"] = _brief(s.split.tail, rules)
+            if s.sanhua:
+                entry["sanhua"] = s.sanhua
+        out_seats.append(entry)
+    return {
+        "rules": rules.name,
+        "seats": out_seats,
+        "pi_to": result.pi_to,
+        "order": list(result.order),
+        "outcomes": [
+            {"player": a, "opponent": b, "result": o.value}
+            for (a, b), o in result.outcomes.items()
+        ],
+        "transfers": [
+            {"from": t.source, "to": t.to, "amount": t.amount, "reason": t.reason,
+             "entitled": t.entitled, "available": t.available, "limited_by": t.limited_by}
+            for t in result.transfers
+        ],
+        "returned": result.returned,
+    }
+
+
+def _settle_text(report: dict[str, Any]) -> str:
+    lines = [f"比牌顺序（尾大先）：{' > '.join(report['order'])}；吃皮：{report['pi_to']}"]
+    for t in report["transfers"]:
+        why = "吃" if t["reason"] == "beat" else "吃皮"
+        cap = {"stake": "以自己的下注为限", "left": "对方只剩这么多",
+               "shared": "头尾一样大，平分"}[t["limited_by"]]
+        lines.append(f"{t['to']} {why} {t['from']} {t['amount']}（{cap}）")
+    for s in report["seats"]:
+        lines.append(f"{s['name']}: {s['net']:+d}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="python -m engine", description="扯旋 rules engine")
+    common = _Parser(add_help=False)
+    common.add_argument("--json", action="store_true", help="exact JSON output")
+    common.add_argument("--rules", default="xuanjing", help="rule set: xuanjing (default) or app")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("catalogue", parents=[common], help="all 151 two-card groups, strongest first")
+    p_split = sub.add_parser("split", parents=[common], help="the three splits of a hand")
+    p_split.add_argument("cards", nargs="*", help="four card codes; none: one hand per stdin line")
+    sub.add_parser("settle", parents=[common], help="settle a showdown read as JSON from stdin")
+    args = parser.parse_args(argv)
+    try:
+        rules = get_rules(args.rules)
+        if args.command == "catalogue":
+            print(catalogue(rules, args.json))
+        elif args.command == "split":
+            hands = [args.cards] if args.cards else [line.split() for line in sys.stdin
+                                                     if line.strip()]
+            for hand in hands:
+                report = split_report(hand, rules)
+                print(json.dumps(report, ensure_ascii=False) if args.json
+                      else _split_text(report))
+        elif args.command == "settle":
+            try:
+                data = json.load(sys.stdin)
+            except json.JSONDecodeError as e:
+                raise InputError(f"broken JSON on stdin: {e.msg} (line {e.lineno})") from None
+            if isinstance(data, dict) and "rules" not in data:
+                data["rules"] = args.rules
+            report = settle_report(data)
+            print(json.dumps(report, ensure_ascii=False) if args.json else _settle_text(report))
+    except (CardError, RulesError, SettleError, InputError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0

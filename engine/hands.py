@@ -1,0 +1,113 @@
+"""Four-card hands: the three splits, 头/尾, comparing two hands, 三花 (RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import CardError, Kind, check_available, parse_kinds
+from .groups import Group
+from .rules import Rules
+
+
+class Outcome(Enum):
+    """A showdown result for one player against one opponent."""
+
+    WIN = "吃"
+    PUSH = "走"
+    LOSE = "死"
+
+    @property
+    def sign(self) -> int:
+        return {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSE: -1}[self]
+
+    def mirror(self) -> Outcome:
+        return {Outcome.WIN: Outcome.LOSE, Outcome.PUSH: Outcome.PUSH, Outcome.LOSE: Outcome.WIN}[
+            self
+        ]
+
+
+@dataclass(frozen=True)
+class Split:
+    """Four cards as two groups: 头 (``head``, the stronger) and 尾 (``tail``)."""
+
+    head: Group
+    tail: Group
+
+    @classmethod
+    def of(cls, a: Group, b: Group, rules: Rules) -> Split:
+        """Order two groups into 头 and 尾; a player may present them either way."""
+        check_available(a.kinds + b.kinds)
+        if (b.rank(rules), b.high.index * -1, b.low.index * -1) > (
+            a.rank(rules),
+            a.high.index * -1,
+            a.low.index * -1,
+        ):
+            a, b = b, a
+        return cls(a, b)
+
+    @classmethod
+    def parse(cls, first: str, second: str, rules: Rules) -> Split:
+        return cls.of(Group.parse(first), Group.parse(second), rules)
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        return self.head.kinds + self.tail.kinds
+
+    def key(self, rules: Rules) -> tuple[int, int]:
+        """(头 rank, 尾 rank)."""
+        return (self.head.rank(rules), self.tail.rank(rules))
+
+
+def parse_hand(codes: str | Sequence[str]) -> tuple[Kind, ...]:
+    """Four kind codes that the deck can hold; raises :class:`CardError`."""
+    kinds = parse_kinds(codes)
+    if len(kinds) != 4:
+        raise CardError(f"a hand has 4 cards, got {len(kinds)}")
+    check_available(kinds)
+    return kinds
+
+
+def splits(kinds: Sequence[Kind], rules: Rules) -> tuple[Split, Split, Split]:
+    """The three ways to split four cards, in a fixed order: AB|CD, AC|BD, AD|BC."""
+    if len(kinds) != 4:
+        raise CardError(f"a hand has 4 cards, got {len(kinds)}")
+    a, b, c, d = kinds
+    return (
+        Split.of(Group.of(a, b), Group.of(c, d), rules),
+        Split.of(Group.of(a, c), Group.of(b, d), rules),
+        Split.of(Group.of(a, d), Group.of(b, c), rules),
+    )
+
+
+def naive_split(kinds: Sequence[Kind], rules: Rules) -> Split:
+    """The "strongest 头, then strongest 尾" split."""
+    return max(splits(kinds, rules), key=lambda s: s.key(rules))
+
+
+def compare(mine: Split, theirs: Split, rules: Rules) -> Outcome:
+    """吃 when both groups are bigger, or one bigger and one equal; 死 the mirror; else 走."""
+    head = _sign(mine.head.rank(rules) - theirs.head.rank(rules))
+    tail = _sign(mine.tail.rank(rules) - theirs.tail.rank(rules))
+    if head >= 0 and tail >= 0 and head + tail > 0:
+        return Outcome.WIN
+    if head <= 0 and tail <= 0 and head + tail < 0:
+        return Outcome.LOSE
+    return Outcome.PUSH
+
+
+def sanhua(kinds: Sequence[Kind], rules: Rules) -> str | None:
+    """``"三花十"`` / ``"三花六"`` if the hand may be declared (and the option is on)."""
+    if not rules.sanhua:
+        return None
+    held = set(kinds)
+    if {Kind.R10, Kind.B10, Kind.BJ} <= held:
+        return "三花十"
+    if {Kind.R6, Kind.B6, Kind.JK} <= held:
+        return "三花六"
+    return None
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)

@@ -1,0 +1,153 @@
+"""Settlement of a showdown with unequal stakes and folded players' 皮 (RULES.md §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from .cards import CardError, check_available
+from .hands import Outcome, Split, compare
+from .rules import Rules
+
+
+class SettleError(ValueError):
+    """Raised for a table that cannot be settled (bad stakes, names, cards)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player at the showdown: a split, a fold (stake = 皮), or a 三花 declaration."""
+
+    name: str
+    stake: int
+    split: Split | None = None
+    folded: bool = False
+    sanhua: str | None = None  # "三花十" / "三花六": stake comes back, no result
+
+    @property
+    def in_showdown(self) -> bool:
+        return self.split is not None and not self.folded and self.sanhua is None
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Chips moving from a loser (or a folded 皮) to a winner, and what limited them."""
+
+    source: str
+    to: str
+    amount: int
+    reason: str  # "beat" (吃 the loser) or "pi" (takes from a folded 皮)
+    entitled: int  # the winner's own stake: the most they may take from one player
+    available: int  # what the source still had when this winner's turn came
+    shared_with: tuple[str, ...] = ()  # equal 头 and 尾: what they took jointly is shared
+
+    @property
+    def limited_by(self) -> str:
+        """``"stake"`` (the winner's own stake), ``"left"`` (what the source had left)
+        or ``"shared"``."""
+        if self.shared_with:
+            return "shared"
+        return "stake" if self.entitled <= self.available else "left"
+
+
+@dataclass(frozen=True)
+class Settlement:
+    nets: dict[str, int]
+    transfers: tuple[Transfer, ...]
+    order: tuple[str, ...]  # showdown players by 尾 then 头, strongest first
+    pi_to: str | None  # who eats the 皮 (and the 芒果 pot): the best 尾
+    outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)
+    returned: dict[str, int] = field(default_factory=dict)  # 皮 nobody was entitled to
+
+
+def settle(seats: Sequence[Seat], rules: Rules) -> Settlement:
+    """Settle one hand.  Chips are conserved: the nets sum to zero."""
+    _validate(seats)
+    players = [s for s in seats if s.in_showdown]
+    folded = [s for s in seats if s.folded]
+
+    def strength(s: Seat) -> tuple[int, int]:
+        assert s.split is not None
+        return (s.split.tail.rank(rules), s.split.head.rank(rules))
+
+    # Python's sort is stable: equal hands keep their seat order.
+    players.sort(key=strength, reverse=True)
+    tiers = [list(g) for _, g in groupby(players, key=strength)]
+    outcomes = {
+        (a.name, b.name): compare(a.split, b.split, rules)  # type: ignore[arg-type]
+        for a in players
+        for b in players
+        if a is not b
+    }
+    left = {s.name: s.stake for s in seats}
+    nets = dict.fromkeys((s.name for s in seats), 0)
+    transfers: list[Transfer] = []
+
+    def take(tier: list[Seat], source: Seat, reason: str) -> None:
+        available = left[source.name]
+        shares = _share(available, [w.stake for w in tier])
+        names = tuple(w.name for w in tier) if len(tier) > 1 else ()
+        for winner, amount in zip(tier, shares, strict=True):
+            transfers.append(
+                Transfer(source.name, winner.name, amount, reason, winner.stake, available, names)
+            )
+            nets[winner.name] += amount
+            nets[source.name] -= amount
+        left[source.name] -= sum(shares)
+
+    for tier in tiers:
+        for loser in players:
+            if outcomes.get((tier[0].name, loser.name)) is Outcome.WIN:
+                take(tier, loser, "beat")
+    for tier in tiers:
+        for pi in folded:
+            if left[pi.name]:
+                take(tier, pi, "pi")
+
+    returned = {s.name: left[s.name] for s in folded if left[s.name]}
+    return Settlement(
+        nets=nets,
+        transfers=tuple(transfers),
+        order=tuple(s.name for s in players),
+        pi_to=players[0].name if players else None,
+        outcomes=outcomes,
+        returned=returned,
+    )
+
+
+def _share(available: int, caps: Sequence[int]) -> list[int]:
+    """Split ``min(available, sum(caps))`` as evenly as the caps allow (water-filling);
+    odd chips go to the earliest seats."""
+    total = min(available, sum(caps))
+    shares = [0] * len(caps)
+    open_ = [i for i, cap in enumerate(caps) if cap > 0]
+    while total and open_:
+        each, extra = divmod(total, len(open_))
+        for rank_, i in enumerate(open_):
+            give = min(caps[i] - shares[i], each + (1 if rank_ < extra else 0))
+            shares[i] += give
+            total -= give
+        open_ = [i for i in open_ if shares[i] < caps[i]]
+    return shares
+
+
+def _validate(seats: Sequence[Seat]) -> None:
+    if len(seats) < 2:
+        raise SettleError("a showdown needs at least 2 seats")
+    if len(seats) > 8:
+        raise SettleError("at most 8 players sit at a table")
+    names = [s.name for s in seats]
+    if len(set(names)) != len(names) or any(not n.strip() for n in names):
+        raise SettleError("every seat needs a different, non-empty name")
+    for s in seats:
+        if isinstance(s.stake, bool) or not isinstance(s.stake, int) or s.stake < 0:
+            raise SettleError(f"{s.name}: the stake must be a whole number ≥ 0")
+        if not s.folded and s.split is None:
+            raise SettleError(f"{s.name}: give four cards or mark the seat as folded")
+    if not any(s.in_showdown for s in seats):
+        raise SettleError("nobody is left in the showdown")
+    try:
+        check_available(k for s in seats if s.split is not None for k in s.split.kinds)
+    except CardError as e:
+        raise SettleError(f"impossible table: {e}") from None

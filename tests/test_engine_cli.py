@@ -1,0 +1,94 @@
+"""The engine CLI contract: JSON shapes and exit status 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_catalogue_json() -> None:
+    out = run("catalogue", "--json")
+    assert out.returncode == 0
+    groups = json.loads(out.stdout)
+    assert len(groups) == 151
+    keys = {"cards", "name", "aliases", "category", "points", "rank", "pinyin"}
+    assert all(set(g) == keys for g in groups)
+    assert sum(g["name"] is None for g in groups) == 14
+    top = groups[0]
+    assert top["cards"] == ["R3", "JK"] and top["name"] == "丁二皇" and top["points"] is None
+    wang = next(g for g in groups if g["cards"] == ["RQ", "B9"])
+    assert wang["category"] == "tianjiuwang"
+    ranks = [g["rank"] for g in groups]
+    assert ranks == sorted(ranks, reverse=True)
+
+
+def test_catalogue_app_rules_have_diwang() -> None:
+    groups = json.loads(run("catalogue", "--json", "--rules", "app").stdout)
+    diwang = next(g for g in groups if g["cards"] == ["R2", "B9"])
+    assert diwang["category"] == "diwang" and diwang["points"] is None
+
+
+def test_catalogue_text() -> None:
+    out = run("catalogue")
+    assert out.returncode == 0 and "天官九" in out.stdout and "无传统名称" in out.stdout
+
+
+def test_split_json_and_stdin() -> None:
+    report = json.loads(run("split", "RQ", "R2", "RQ", "B4", "--json").stdout)
+    assert len(report["splits"]) == 3
+    assert {"head", "tail", "ev"} <= set(report["splits"][0])
+    assert 0 <= report["best"] < 3
+    lines = run("split", "--json", stdin="RQ R2 RQ B4\nR3 JK B9 B8\n").stdout.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["splits"] for line in lines)
+
+
+def test_settle_json_either_order() -> None:
+    table = {"seats": [
+        {"name": "a", "stake": 50, "head": ["B4", "B5"], "tail": ["RQ", "B8"]},
+        {"name": "b", "stake": 200, "head": ["R2", "B8"], "tail": ["R4", "B4"]},
+        {"name": "c", "stake": 10, "folded": True},
+    ]}
+    out = run("settle", "--json", stdin=json.dumps(table))
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["pi_to"] == "a"
+    nets = {s["name"]: s["net"] for s in report["seats"]}
+    assert nets == {"a": 60, "b": -50, "c": -10}
+    assert report["seats"][0]["head"]["cards"] == ["RQ", "B8"]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("split", "RQ", "R2", "XX", "B4"), ""),
+        (("split", "RQ", "R2", "B4"), ""),
+        (("split", "RQ", "RQ", "RQ", "B4"), ""),
+        (("split", "--json"), "RQ R2\n"),
+        (("catalogue", "--rules", "vegas"), ""),
+        (("settle", "--json"), "{broken"),
+        (("settle", "--json"), "[]"),
+        (("settle", "--json"), '{"seats": [{"name": "a", "stake": -5, "folded": true}]}'),
+        (("settle", "--json"), '{"rules": "nope", "seats": []}'),
+        (("settle", "--json"), json.dumps({"seats": [
+            {"name": "a", "stake": 5, "head": ["RQ", "RQ"], "tail": ["B4", "B5"]},
+            {"name": "b", "stake": 5, "head": ["RQ", "B8"], "tail": ["R4", "B4"]}]})),
+        (("settle", "--json"), json.dumps({"seats": [
+            {"name": "a", "stake": 5, "head": ["RQ"], "tail": ["B4", "B5"]},
+            {"name": "b", "stake": 5, "folded": True}]})),
+        (("settle", "--json"), json.dumps({"seats": [
+            {"name": "a", "stake": "5", "folded": True}]})),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], stdin: str) -> None:
+    out = run(*args, stdin=stdin)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
