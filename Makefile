@@ -1,0 +1,55 @@
+# 扯旋学堂 — developer commands.
+#   make run   create .venv if needed, install runtime deps, compile translations,
+#              migrate, serve http://127.0.0.1:8000 (SQLite by default)
+#   make test  install dev deps (+ Debian chromium if missing), compile translations,
+#              then ruff, mypy and pytest; exits non-zero on any failure
+#
+# Stamp files in .venv/ record the last successful install; a change to a
+# requirements file makes the next run reinstall.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+RUNTIME_STAMP := $(VENV)/.runtime.stamp
+DEV_STAMP     := $(VENV)/.dev.stamp
+
+.PHONY: run test lint typecheck pytest messages migrate chromium clean
+
+run: $(RUNTIME_STAMP) messages migrate
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: $(DEV_STAMP) chromium messages
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+
+$(RUNTIME_STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install -r requirements-dev.txt
+	touch $(RUNTIME_STAMP) $@
+
+messages: | $(PY)
+	$(PY) scripts/compilemessages.py
+
+migrate: $(RUNTIME_STAMP)
+	$(PY) manage.py migrate --noinput
+
+# Debian's chromium for the browser tests (never `playwright install`); CJK fonts so
+# screenshots show Chinese text instead of empty boxes.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium fonts-noto-cjk; \
+	fi
+
+clean:
+	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .pytest_cache tests/artifacts
+	find locale -name '*.mo' -delete

@@ -1,0 +1,122 @@
+"""Shared test fixtures.
+
+Browser fixtures (Playwright sync API driving Debian's /usr/bin/chromium; never run
+``playwright install``).  Names are chosen not to clash with pytest-playwright:
+
+* ``chromium_browser`` (session): the launched browser.
+* ``browser_page`` (function): a new context + page per test, viewport 1280x900,
+  Chinese Accept-Language.  ``phone_page`` is the same at a phone size (390x844).
+* ``screenshot``: ``screenshot(page, "name")`` saves tests/artifacts/name.png (full page).
+* ``axe``: ``axe(page)`` runs axe-core and fails on serious/critical violations.
+
+Browser tests use pytest-django's ``live_server`` and are marked ``@pytest.mark.browser``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django would otherwise
+# refuse ORM calls from it (SynchronousOnlyOperation).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The manifest storage of production needs `collectstatic`; tests use plain storage.
+    from django.conf import settings
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    # Serve static files straight from the apps and static/ (no collectstatic in tests).
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(scope="session")
+def chromium_browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make test does)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _new_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def browser_page(chromium_browser: Any) -> Iterator[Any]:
+    """A fresh desktop-size page (new browser context per test)."""
+    yield from _new_page(chromium_browser, DESKTOP)
+
+
+@pytest.fixture
+def phone_page(chromium_browser: Any) -> Iterator[Any]:
+    """A fresh phone-size page (390x844)."""
+    yield from _new_page(chromium_browser, PHONE)
+
+
+@pytest.fixture
+def screenshot() -> Callable[..., Path]:
+    """``screenshot(page, name, full_page=True)`` -> path of tests/artifacts/<name>.png."""
+
+    def take(page: Any, name: str, *, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def axe() -> Callable[..., Any]:
+    """``axe(page)`` runs axe-core on the page; fails on serious or critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    checker = Axe()
+
+    def run(page: Any, *, impacts: tuple[str, ...] = ("serious", "critical")) -> Any:
+        results = checker.run(page)
+        bad = [v for v in results.response["violations"] if v.get("impact") in impacts]
+        if bad:
+            lines = [
+                f"{v['id']} ({v['impact']}): {v['help']} -> "
+                + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+                for v in bad
+            ]
+            pytest.fail("accessibility violations:\n" + "\n".join(lines))
+        return results
+
+    return run

@@ -1,0 +1,91 @@
+"""``{% card x %}``: draw one playing card (templates/partials/card.html).
+
+Usage::
+
+    {% load cards %}
+    {% card kind %}                  {# an engine.cards.Kind, drawn with its first suit #}
+    {% card card size="small" %}     {# an engine.cards.Card; sizes: small, large #}
+
+The suit symbols are SVG <symbol>s from templates/partials/suit_sprite.html, which
+base.html includes once per page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from engine.cards import Card, Kind
+
+register = template.Library()
+
+SIZES = frozenset({"small", "large"})
+
+# suit symbol -> (sprite id, name)
+_SUITS: dict[str, tuple[str, str]] = {
+    "♥": ("suit-h", "红桃"),
+    "♦": ("suit-d", "方块"),
+    "♠": ("suit-s", "黑桃"),
+    "♣": ("suit-c", "梅花"),
+}
+
+# Pip layout of the number cards: (column 1-3, row 0-12), rows > 6 are drawn upside down.
+_PIPS: dict[str, tuple[tuple[int, int], ...]] = {
+    "2": ((2, 0), (2, 12)),
+    "3": ((2, 0), (2, 6), (2, 12)),
+    "4": ((1, 0), (3, 0), (1, 12), (3, 12)),
+    "5": ((1, 0), (3, 0), (2, 6), (1, 12), (3, 12)),
+    "6": ((1, 0), (3, 0), (1, 6), (3, 6), (1, 12), (3, 12)),
+    "7": ((1, 0), (3, 0), (2, 3), (1, 6), (3, 6), (1, 12), (3, 12)),
+    "8": ((1, 0), (3, 0), (2, 3), (1, 6), (3, 6), (2, 9), (1, 12), (3, 12)),
+    "9": ((1, 0), (3, 0), (1, 4), (3, 4), (2, 6), (1, 8), (3, 8), (1, 12), (3, 12)),
+    "10": ((1, 0), (3, 0), (2, 2), (1, 4), (3, 4), (1, 8), (3, 8), (2, 10), (1, 12), (3, 12)),
+}
+
+
+def _suit_name(suit: str) -> str:
+    return _(_SUITS[suit][1])
+
+
+def card_context(x: Kind | Card, size: str = "") -> dict[str, Any]:
+    """The template context for one card (also handy in tests)."""
+    if isinstance(x, Card):
+        kind, suit = x.kind, x.suit
+    elif isinstance(x, Kind):
+        kind, suit = x, x.suits[:1]
+    else:
+        raise template.TemplateSyntaxError(f"{{% card %}} needs a Kind or a Card, not {x!r}")
+    if size and size not in SIZES:
+        raise template.TemplateSyntaxError(f"{{% card %}} size must be one of {sorted(SIZES)}")
+    is_joker = kind is Kind.JK
+    if is_joker:
+        label = _("%(name)s 大王") % {"name": kind.name_zh}
+    else:
+        label = _("%(name)s %(suit)s%(rank)s") % {
+            "name": kind.name_zh,
+            "suit": _suit_name(suit),
+            "rank": kind.rank_label,
+        }
+    pips = [
+        {"col": col, "row": row, "flip": row > 6} for col, row in _PIPS.get(kind.rank_label, ())
+    ]
+    return {
+        "kind": kind,
+        "code": kind.code,
+        "rank": kind.rank_label,
+        "color": kind.color,
+        "suit_id": _SUITS[suit][0] if suit else "",
+        "is_joker": is_joker,
+        "is_face": kind.rank_label in {"J", "Q"},
+        "pips": pips,
+        "label": label,
+        "size": size,
+    }
+
+
+@register.inclusion_tag("partials/card.html")
+def card(x: Kind | Card, size: str = "") -> dict[str, Any]:
+    """Render one card; ``x`` is an ``engine.cards.Kind`` or ``engine.cards.Card``."""
+    return card_context(x, size)

@@ -1,0 +1,13 @@
+"""URLs of the tutorial app.
+
+One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or an
+``include``) and import its module from ``tutorial.views`` below.
+"""
+
+from django.urls import path
+
+from tutorial.views import home
+
+urlpatterns = [
+    path("", home.home, name="home"),
+]
