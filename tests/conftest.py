@@ -9,6 +9,9 @@ Browser fixtures (Playwright sync API driving Debian's /usr/bin/chromium; never 
 * ``screenshot``: ``screenshot(page, "name")`` saves tests/artifacts/name.png (full page).
 * ``axe``: ``axe(page)`` runs axe-core and fails on serious/critical violations.
 
+Every page fixture fails its test on a request to another host, a Content-Security-Policy
+violation or an uncaught script error.
+
 Browser tests use pytest-django's ``live_server`` and are marked ``@pytest.mark.browser``.
 """
 
@@ -19,6 +22,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -38,6 +42,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -68,11 +73,33 @@ def chromium_browser() -> Iterator[Any]:
 
 
 def _new_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page that records what must never happen on our pages: a request to another host,
+    a Content-Security-Policy violation or an uncaught script error; the test fails on any."""
     context = browser.new_context(viewport=viewport, locale="zh-CN")
+    problems: list[str] = []
+
+    def route(route: Any) -> None:
+        host = urlsplit(route.request.url).hostname
+        if route.request.url.startswith(("data:", "blob:")) or host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            problems.append(f"third-party request: {route.request.url}")
+            route.abort()
+
+    context.route("**/*", route)
     page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    page.on(
+        "console",
+        lambda msg: problems.append(f"console: {msg.text}")
+        if msg.type == "error" and "Content Security Policy" in msg.text
+        else None,
+    )
     page.set_default_timeout(10_000)
     yield page
     context.close()
+    if problems:
+        pytest.fail("browser problems:\n" + "\n".join(problems))
 
 
 @pytest.fixture

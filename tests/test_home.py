@@ -125,3 +125,10 @@ def test_home_on_a_phone(live_server: Any, phone_page: Any, screenshot: Any, axe
     assert width <= 390, "page scrolls sideways on a phone"
     axe(phone_page)
     screenshot(phone_page, "home-phone")
+
+
+def test_strict_content_security_policy(client: Client) -> None:
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
