@@ -179,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_split = sub.add_parser("split", parents=[common], help="the three splits of a hand")
     p_split.add_argument("cards", nargs="*", help="four card codes; none: one hand per stdin line")
     sub.add_parser("settle", parents=[common], help="settle a showdown read as JSON from stdin")
+    p_sim = sub.add_parser("simulate", parents=[common], help="bot-only hands at a table")
+    p_sim.add_argument("--hands", type=int, default=1000, help="hands to play")
+    p_sim.add_argument("--bots", default="strong,simple", help="bot levels, e.g. strong,simple")
+    p_sim.add_argument("--seed", type=int, default=0, help="random seed")
     args = parser.parse_args(argv)
     try:
         rules = get_rules(args.rules)
@@ -200,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["rules"] = args.rules
             report = settle_report(data)
             print(json.dumps(report, ensure_ascii=False) if args.json else _settle_text(report))
+        elif args.command == "simulate":
+            from .simulate import parse_bots, report_text, simulate
+
+            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules)
+            print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
+                  else report_text(result))
     except (CardError, RulesError, SettleError, InputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

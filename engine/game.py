@@ -1,0 +1,975 @@
+"""A whole session at one 扯旋 table as a state machine (RULES.md §4–6).
+
+PokerKit-style: every action is a frozen :class:`Action`; :meth:`Game.verify` raises a
+typed :class:`ActionError` with a readable message, :meth:`Game.apply` verifies and
+applies.  :meth:`Game.legal_actions` tells a user interface which buttons to show.
+The session is a log of actions: :func:`replay` rebuilds the same state from the
+configuration and the log, and :meth:`Game.to_json` / :meth:`Game.from_json`
+serialise the state for a database.
+
+Seats are numbered 0…n-1 in counterclockwise order (the order of play).  Amounts are
+*levels*: a player's commitment for the whole hand (返 to 20 means "my stake is now
+20"), as the 旋经 counts them.
+
+Decisions where RULES.md is silent (documented in the README, "Practice table"):
+
+* Everyone's 皮 is at risk from the deal: a player's commitment starts at the 皮, the
+  挡家's at the 发招; a call (瞧) raises it to the level.
+* In rounds 2 and 3 the first bet (发招) obeys the raise limits: at least
+  max(2 × level, raise floor).
+* 拖 is a raise to exactly double the level, so it is only offered when double the
+  level reaches the raise floor.
+* Any all-in that lifts the level (even below the minimum raise) re-opens the action
+  for everyone who has not matched it.
+* 休过河 needs every player still in to 休; if an all-in player is still in, a round
+  in which everybody else 休 simply moves on to the next card.
+* A 芒果 never takes a player's last 皮: a payer with less than 芒果 + 皮 pays what
+  exceeds one 皮.
+* If every player at the showdown declares 三花, nobody eats the 皮: the folded 皮
+  stays in the pot for the next hand (no 芒果 is charged).
+* 圈芒 follows the 旋经: the player who deals the first hand of the final orbit also
+  deals its last hand (起头 … 扫尾); a 揍芒 or 休芒 inside it keeps the deal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .cards import DECK, Card, CardError, Kind, parse_kind
+from .groups import Group
+from .hands import Split, sanhua
+from .mango import Mango, mango_amount, mango_payers
+from .rules import PRESETS, Rules, RulesError, get_stakes
+from .settle import Seat, settle
+
+__all__ = [
+    "Act", "Action", "ActionError", "Game", "HandResult", "Legal", "Phase", "SeatState",
+    "card_by_label", "replay",
+]
+
+_BY_LABEL: dict[str, Card] = {c.label: c for c in DECK}
+
+
+def card_by_label(label: str) -> Card:
+    """``"♥Q"`` → the card; raises :class:`CardError`."""
+    try:
+        return _BY_LABEL[label]
+    except KeyError:
+        raise CardError(f"unknown card {label!r}") from None
+
+
+class ActionError(ValueError):
+    """An action that is not legal in the current state (the state is unchanged)."""
+
+
+class Act(StrEnum):
+    """Action kinds.  The value is the JSON / form name."""
+
+    CALL = "call"  # 瞧 / 买: match the level
+    RAISE = "raise"  # 返 (发招 when nobody has bet this round): a new level
+    TUO = "tuo"  # 拖: raise to exactly double
+    QIAO = "qiao"  # 敲: all-in (the whole 钵钵)
+    CHECK = "check"  # 休
+    FOLD = "fold"  # 甩
+    SPLIT = "split"  # showdown: four cards as two groups
+    SANHUA = "sanhua"  # showdown: declare 三花 (no result)
+    REBUY = "rebuy"  # between hands: add chips (≥ the later-钵钵 minimum)
+    LEAVE = "leave"  # between hands: leave the table with one's chips
+    DEAL = "deal"  # between hands: deal the next hand
+    END = "end"  # between hands: the agreed end time has come → 圈芒 final orbit
+
+    @property
+    def label(self) -> str:
+        return _ACT_LABELS[self]
+
+
+_ACT_LABELS = {
+    Act.CALL: "瞧", Act.RAISE: "返", Act.TUO: "拖", Act.QIAO: "敲", Act.CHECK: "休",
+    Act.FOLD: "甩", Act.SPLIT: "扯牌", Act.SANHUA: "报三花", Act.REBUY: "添钵钵",
+    Act.LEAVE: "离座", Act.DEAL: "发牌", Act.END: "打圈芒",
+}
+BETTING = frozenset({Act.CALL, Act.RAISE, Act.TUO, Act.QIAO, Act.CHECK, Act.FOLD})
+
+
+class Phase(StrEnum):
+    BETWEEN = "between"  # before a deal: re-buys, leaving, dealing
+    BETTING = "betting"  # rounds 1–3
+    SHOWDOWN = "showdown"  # players split their cards
+    OVER = "over"  # the session has ended
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action record.  ``amount``: the new level (RAISE/TUO/QIAO, filled in when
+    applied) or the chips (REBUY).  ``cards``: the split as four card labels, the first
+    two forming one group (SPLIT), or a stacked deck (DEAL)."""
+
+    kind: Act
+    seat: int | None = None
+    amount: int | None = None
+    cards: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.cards:
+            out["cards"] = list(self.cards)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        try:
+            kind = Act(data["kind"])
+        except (KeyError, ValueError):
+            raise ActionError(f"unknown action {data.get('kind')!r}") from None
+        seat, amount, cards = data.get("seat"), data.get("amount"), data.get("cards", ())
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise ActionError("seat must be a whole number")
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+            raise ActionError("amount must be a whole number")
+        if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+            raise ActionError("cards must be a list of card labels")
+        return cls(kind, seat, amount, tuple(cards))
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What the player to act (or a seat between hands) may do now."""
+
+    seat: int | None
+    acts: tuple[Act, ...]
+    call_to: int = 0  # the commitment after 瞧
+    call_cost: int = 0  # chips a 瞧 adds
+    min_raise: int | None = None  # smallest legal 返 level
+    max_raise: int | None = None  # largest legal 返 level (the whole 钵钵)
+    tuo: int | None = None  # the 拖 level
+    qiao: int | None = None  # the 敲 level (the whole 钵钵)
+    opening: bool = False  # a bet now is a 发招 (nobody has bet this round)
+
+    def __contains__(self, act: object) -> bool:
+        return act in self.acts
+
+
+@dataclass
+class SeatState:
+    name: str
+    bot: str | None = None  # None: a human; "simple" / "strong"
+    bobo: int = 0  # chips in front of the player (a hand's stake is not yet deducted)
+    bought: int = 0  # chips bought in so far (net = bobo - bought)
+    left: bool = False
+
+    @property
+    def net(self) -> int:
+        return self.bobo - self.bought
+
+
+@dataclass
+class HandResult:
+    """How a hand ended and who got what (``nets`` per seat, including the pot)."""
+
+    how: str  # "showdown" | "fold" | "xiu" (休过河) | "sanhua" (nobody compared)
+    nets: list[int]
+    winner: int | None  # who eats the 皮 (and the pot), if anybody
+    pot_won: int  # 芒果 / carried 皮 the winner took
+    carried: int  # what stays in the pot for the next hand
+    mango_next: str | None  # "揍芒" / "休芒" charged next hand
+    order: list[int] = field(default_factory=list)  # showdown order, best 尾 first
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    returned: dict[str, int] = field(default_factory=dict)
+    splits: dict[str, list[str]] = field(default_factory=dict)  # seat → [h1, h2, t1, t2]
+    sanhua: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Hand:
+    number: int
+    dealer: int
+    dangjia: int
+    order: list[int]  # dealt-in seats, from the 挡家 counterclockwise
+    cards: list[list[str]]  # per seat: 4 card labels ([] if not dealt in)
+    committed: list[int]
+    folded: list[bool]
+    mango_paid: list[int]
+    pot_start: int
+    round: int = 1
+    level: int = 0
+    bet_this_round: bool = False
+    acted: list[bool] = field(default_factory=list)
+    checked: list[bool] = field(default_factory=list)
+    leader: int | None = None
+    to_act: int | None = None
+    splits: dict[str, list[str]] = field(default_factory=dict)
+    sanhua: dict[str, str] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    result: HandResult | None = None
+
+
+@dataclass
+class State:
+    rules: dict[str, Any]
+    seats: list[SeatState]
+    seed: int
+    dealer: int
+    hand_no: int = 0
+    phase: Phase = Phase.BETWEEN
+    pot: int = 0  # 芒果 and carried 皮, won by whoever eats the 皮
+    pending_mango: str | None = None
+    zou_winner: int | None = None
+    mango_count: int = 0
+    quan_start: int | None = None  # dealer who began the 圈芒 orbit
+    quan_moves: int = 0
+    hand: Hand | None = None
+    history: list[Hand] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    return {"name": rules.name, "diwang": rules.diwang, "sanhua": rules.sanhua,
+            "mango": rules.mango, "stakes": rules.stakes.name, "max_seats": rules.max_seats}
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    base = PRESETS.get(str(data.get("name", "xuanjing")), Rules())
+    return base.with_options(
+        diwang=bool(data.get("diwang", base.diwang)),
+        sanhua=bool(data.get("sanhua", base.sanhua)),
+        mango=data.get("mango", base.mango),
+        stakes=get_stakes(str(data.get("stakes", base.stakes.name))),
+        max_seats=int(data.get("max_seats", base.max_seats)),
+    )
+
+
+class Game:
+    """One table's session.  Build with :meth:`Game.new`; drive with :meth:`apply`."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.rules = rules_from_dict(state.rules)
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[tuple[str, str | None]],
+        rules: Rules | None = None,
+        seed: int = 0,
+        bobo: int | Sequence[int] | None = None,
+        dealer: int | None = None,
+    ) -> Game:
+        """A table with ``players`` as (name, bot level or None for a human).  ``bobo``:
+        every player's first 钵钵 (default: the preset minimum), or one per seat."""
+        rules = rules or Rules()
+        n = len(players)
+        if not rules.min_seats <= n <= rules.max_seats:
+            raise RulesError(f"a table seats {rules.min_seats}–{rules.max_seats} players")
+        names = [p[0] for p in players]
+        if len(set(names)) != n or any(not name.strip() for name in names):
+            raise RulesError("every seat needs a different, non-empty name")
+        stacks = [bobo] * n if bobo is None or isinstance(bobo, int) else list(bobo)
+        amounts = [rules.stakes.first_bobo if b is None else b for b in stacks]
+        if len(amounts) != n:
+            raise RulesError("give one 钵钵 per seat")
+        for a in amounts:
+            if a < rules.stakes.first_bobo:
+                raise RulesError(f"the first 钵钵 is at least {rules.stakes.first_bobo}")
+        first = random.Random(seed).randrange(n) if dealer is None else dealer
+        if not 0 <= first < n:
+            raise RulesError("no such dealer seat")
+        state = State(
+            rules=rules_to_dict(rules),
+            seats=[SeatState(name, bot, a, a) for (name, bot), a in zip(players, amounts,
+                                                                       strict=True)],
+            seed=seed,
+            dealer=first,
+        )
+        state.config = {"players": [list(p) for p in players], "rules": state.rules,
+                        "seed": seed, "bobo": amounts, "dealer": first}
+        return cls(state)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def seq(self) -> int:
+        """The state's sequence number: how many actions have been applied."""
+        return len(self.state.log)
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.state.hand
+
+    @property
+    def to_act(self) -> int | None:
+        h = self.state.hand
+        return h.to_act if h is not None and self.state.phase is not Phase.BETWEEN else None
+
+    @property
+    def history(self) -> list[Hand]:
+        """Finished hands of this session, oldest first."""
+        return self.state.history
+
+    @property
+    def seats(self) -> list[SeatState]:
+        return self.state.seats
+
+    def seated(self) -> list[int]:
+        return [i for i, s in enumerate(self.state.seats) if not s.left]
+
+    def remaining(self, seat: int) -> int:
+        """Chips the player can still put in this hand."""
+        h = self.state.hand
+        committed = h.committed[seat] if h is not None and h.result is None else 0
+        return self.state.seats[seat].bobo - committed
+
+    def is_allin(self, seat: int) -> bool:
+        h = self.state.hand
+        return (h is not None and seat in h.order and not h.folded[seat]
+                and h.committed[seat] >= self.state.seats[seat].bobo)
+
+    def in_hand(self) -> list[int]:
+        h = self.state.hand
+        return [] if h is None else [s for s in h.order if not h.folded[s]]
+
+    def visible_cards(self, seat: int, viewer: int | None = None) -> list[str]:
+        """Cards of ``seat`` that ``viewer`` sees (all four after the showdown split)."""
+        h = self.state.hand
+        if h is None or not h.cards[seat]:
+            return []
+        dealt = min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
+        if viewer == seat:
+            return h.cards[seat][:dealt]
+        if h.result is not None and str(seat) in h.splits:
+            return h.cards[seat]
+        return h.cards[seat][2:dealt]  # cards 3 and 4 lie face up once dealt
+
+    def legal_actions(self, seat: int | None = None) -> Legal:
+        st = self.state
+        if st.phase is Phase.OVER:
+            return Legal(seat, ())
+        if st.phase is Phase.BETWEEN:
+            acts: list[Act] = []
+            if seat is not None and 0 <= seat < len(st.seats) and not st.seats[seat].left:
+                acts += [Act.REBUY, Act.LEAVE]
+            if self._deal_problem() is None:
+                acts.append(Act.DEAL)
+                if st.quan_start is None:
+                    acts.append(Act.END)
+            return Legal(seat, tuple(acts))
+        h = st.hand
+        assert h is not None
+        actor = h.to_act
+        if actor is None or (seat is not None and seat != actor):
+            return Legal(seat, ())
+        if st.phase is Phase.SHOWDOWN:
+            acts = [Act.SPLIT]
+            if sanhua(self.kinds(actor), self.rules):
+                acts.append(Act.SANHUA)
+            return Legal(actor, tuple(acts))
+        return self._betting_legal(actor)
+
+    def _betting_legal(self, seat: int) -> Legal:
+        h = self.state.hand
+        assert h is not None
+        bobo = self.state.seats[seat].bobo
+        committed = h.committed[seat]
+        acts: list[Act] = []
+        call_to = min(h.level, bobo)
+        if committed < h.level:
+            acts.append(Act.CALL)
+        else:
+            acts.append(Act.CHECK)
+        min_raise = max(2 * h.level, self.rules.stakes.raise_floor)
+        can_raise = min_raise <= bobo
+        if can_raise:
+            acts.append(Act.RAISE)
+        tuo = 2 * h.level if (2 * h.level >= self.rules.stakes.raise_floor
+                              and 2 * h.level <= bobo) else None
+        if tuo is not None:
+            acts.append(Act.TUO)
+        if bobo > h.level:
+            acts.append(Act.QIAO)
+        acts.append(Act.FOLD)
+        return Legal(
+            seat, tuple(acts), call_to=call_to, call_cost=max(0, call_to - committed),
+            min_raise=min_raise if can_raise else None, max_raise=bobo if can_raise else None,
+            tuo=tuo, qiao=bobo, opening=not h.bet_this_round and h.round > 1,
+        )
+
+    def kinds(self, seat: int) -> tuple[Kind, ...]:
+        h = self.state.hand
+        assert h is not None
+        return tuple(card_by_label(c).kind for c in h.cards[seat])
+
+    # ------------------------------------------------------------------ actions
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except ActionError:
+            return False
+        return True
+
+    def verify(self, action: Action) -> Action:
+        """Raise :class:`ActionError` unless ``action`` is legal now; return it normalised
+        (the level of 拖 / 敲 filled in)."""
+        st = self.state
+        if st.phase is Phase.OVER:
+            raise ActionError("the session is over")
+        kind = action.kind
+        if st.phase is Phase.BETWEEN:
+            return self._verify_between(action)
+        h = st.hand
+        assert h is not None
+        if kind in (Act.REBUY, Act.LEAVE, Act.DEAL, Act.END):
+            raise ActionError(f"{kind.label} is only possible between hands")
+        if action.seat is None:
+            raise ActionError("say which seat acts")
+        if action.seat != h.to_act:
+            who = "nobody" if h.to_act is None else st.seats[h.to_act].name
+            raise ActionError(f"it is not {self._name(action.seat)}'s turn (it is {who}'s)")
+        legal = self.legal_actions(action.seat)
+        if kind not in legal:
+            if st.phase is Phase.SHOWDOWN:
+                if kind is Act.SANHUA:
+                    raise ActionError("this hand holds no 三花 (or the 三花 option is off)")
+                raise ActionError("at the showdown, split your cards (扯牌) or declare 三花")
+            raise ActionError(self._why_not(kind, legal))
+        if kind is Act.SPLIT:
+            self._check_split(action.seat, action.cards)
+            return Action(kind, action.seat, None, tuple(action.cards))
+        if kind is Act.SANHUA:
+            return Action(kind, action.seat)
+        if kind is Act.RAISE:
+            amount = action.amount
+            if amount is None:
+                raise ActionError("a 返 needs an amount")
+            assert legal.min_raise is not None and legal.max_raise is not None
+            if amount < legal.min_raise:
+                raise ActionError(
+                    f"a raise goes to at least {legal.min_raise} (twice the level "
+                    f"{h.level}, and never below {self.rules.stakes.raise_floor})")
+            if amount > legal.max_raise:
+                raise ActionError(f"a raise cannot exceed your 钵钵 ({legal.max_raise})")
+            return Action(kind, action.seat, amount)
+        if kind is Act.TUO:
+            return Action(kind, action.seat, legal.tuo)
+        if kind is Act.QIAO:
+            return Action(kind, action.seat, legal.qiao)
+        return Action(kind, action.seat)
+
+    def _why_not(self, kind: Act, legal: Legal) -> str:
+        h = self.state.hand
+        assert h is not None
+        if kind is Act.CHECK:
+            return "you cannot 休 after a bet: call (瞧), raise or fold"
+        if kind is Act.CALL:
+            return "there is nothing to call: 休 or bet"
+        if kind is Act.RAISE:
+            return (f"a raise must reach {max(2 * h.level, self.rules.stakes.raise_floor)}, "
+                    "more than your 钵钵: 敲 (all-in) instead")
+        if kind is Act.TUO:
+            return (f"拖 doubles the level to {2 * h.level}, which is below the raise floor "
+                    f"{self.rules.stakes.raise_floor} or above your 钵钵")
+        return f"{kind.label} is not possible now"
+
+    def _check_split(self, seat: int, cards: Sequence[str]) -> None:
+        h = self.state.hand
+        assert h is not None
+        if len(cards) != 4:
+            raise ActionError("a split names your four cards: two for each group")
+        if sorted(cards) != sorted(h.cards[seat]):
+            raise ActionError("those are not your four cards")
+
+    def _verify_between(self, action: Action) -> Action:
+        st = self.state
+        kind = action.kind
+        if kind in BETTING or kind in (Act.SPLIT, Act.SANHUA):
+            raise ActionError("no hand is being played: deal first")
+        if kind in (Act.REBUY, Act.LEAVE):
+            if action.seat is None or not 0 <= action.seat < len(st.seats):
+                raise ActionError("no such seat")
+            if st.seats[action.seat].left:
+                raise ActionError(f"{st.seats[action.seat].name} has left the table")
+            if kind is Act.REBUY:
+                minimum = self.rules.stakes.later_bobo
+                if action.amount is None or action.amount < minimum:
+                    raise ActionError(f"a re-buy is at least {minimum}")
+                if action.amount > 1_000_000:
+                    raise ActionError("that is more chips than this table allows")
+                return Action(kind, action.seat, action.amount)
+            return Action(kind, action.seat)
+        problem = self._deal_problem()
+        if problem is not None:
+            raise ActionError(problem)
+        if kind is Act.END and st.quan_start is not None:
+            raise ActionError("the 圈芒 final orbit is already being played")
+        if kind is Act.DEAL and action.cards:
+            if sorted(action.cards) != sorted(c.label for c in DECK):
+                raise ActionError("a stacked deck must hold the 32 cards once each")
+        return Action(kind, None, None, tuple(action.cards))
+
+    def _deal_problem(self) -> str | None:
+        seated = self.seated()
+        if len(seated) < 2:
+            return "at least two players must be seated"
+        for i in seated:
+            if self.state.seats[i].bobo <= 0:
+                return (f"{self.state.seats[i].name}'s 钵钵 is empty: re-buy "
+                        f"(≥ {self.rules.stakes.later_bobo}) or leave")
+        return None
+
+    def apply(self, action: Action) -> Action:
+        """Verify and apply ``action``; return the normalised record that was logged."""
+        done = self.verify(action)
+        self.state.log.append(done.to_dict())
+        h = self.state.hand
+        if h is not None and self.state.phase is not Phase.BETWEEN:
+            h.actions.append(done.to_dict())
+        k = done.kind
+        if k is Act.REBUY:
+            assert done.seat is not None and done.amount is not None
+            seat = self.state.seats[done.seat]
+            seat.bobo += done.amount
+            seat.bought += done.amount
+        elif k is Act.LEAVE:
+            assert done.seat is not None
+            self.state.seats[done.seat].left = True
+            if len(self.seated()) < 2:
+                self.state.phase = Phase.OVER
+        elif k is Act.END:
+            self.state.quan_start = self.state.dealer
+            self.state.quan_moves = 0
+        elif k is Act.DEAL:
+            self._deal(done.cards)
+        elif k is Act.SPLIT or k is Act.SANHUA:
+            self._showdown_act(done)
+        else:
+            self._bet(done)
+        return done
+
+    def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,
+           cards: Sequence[str] = ()) -> Action:
+        """Shorthand: ``game.do("raise", 2, 20)``."""
+        return self.apply(Action(Act(kind), seat, amount, tuple(cards)))
+
+    # ------------------------------------------------------------------ dealing
+    def next_seat(self, seat: int, among: Iterable[int] | None = None) -> int:
+        pool = set(self.seated() if among is None else among)
+        n = len(self.state.seats)
+        for step in range(1, n + 1):
+            cand = (seat + step) % n
+            if cand in pool:
+                return cand
+        raise ActionError("nobody to pass to")
+
+    def upcoming_order(self) -> list[int]:
+        """The dealt-in seats of the next hand, from its 挡家 counterclockwise."""
+        seated = self.seated()
+        dealer = self.state.dealer
+        if dealer not in seated:
+            dealer = self.next_seat(dealer)
+        first = self.next_seat(dealer)
+        i = seated.index(first)
+        return seated[i:] + seated[:i]
+
+    def stacked_deck(self, hands: Mapping[int, Sequence[str | Kind]],
+                     seed: int | None = None) -> tuple[str, ...]:
+        """A deck order that deals ``hands`` (seat → up to 4 kind codes or card labels)
+        in the next hand; the other cards are shuffled by ``seed``."""
+        pool = list(DECK)
+        chosen: dict[int, list[Card]] = {}
+        for seat, wanted in hands.items():
+            got: list[Card] = []
+            for w in wanted:
+                card = self._pick(pool, w)
+                pool.remove(card)
+                got.append(card)
+            chosen[seat] = got
+        random.Random(seed if seed is not None else self.state.seed).shuffle(pool)
+        order = self.upcoming_order()
+        n = len(order)
+        deck: list[Card | None] = [None] * 32
+        for pos, seat in enumerate(order):
+            for j, card in enumerate(chosen.get(seat, [])):
+                deck[j * n + pos] = card
+        rest = iter(pool)
+        return tuple((c if c is not None else next(rest)).label for c in deck)
+
+    @staticmethod
+    def _pick(pool: list[Card], wanted: str | Kind) -> Card:
+        if isinstance(wanted, str) and wanted in _BY_LABEL:
+            card = _BY_LABEL[wanted]
+            if card in pool:
+                return card
+            raise CardError(f"{wanted} is dealt twice")
+        kind = wanted if isinstance(wanted, Kind) else parse_kind(wanted)
+        for card in pool:
+            if card.kind is kind:
+                return card
+        raise CardError(f"no {kind.code} left in the deck")
+
+    def _deal(self, stacked: Sequence[str]) -> None:
+        st = self.state
+        rules = self.rules
+        seated = self.seated()
+        if st.dealer not in seated:
+            st.dealer = self.next_seat(st.dealer)
+        order = self.upcoming_order()
+        st.hand_no += 1
+        n = len(st.seats)
+        if stacked:
+            deck = [card_by_label(c) for c in stacked]
+        else:
+            deck = list(DECK)
+            random.Random(st.seed * 1_000_003 + st.hand_no).shuffle(deck)
+        cards: list[list[str]] = [[] for _ in range(n)]
+        for pos, seat in enumerate(order):
+            cards[seat] = [deck[j * len(order) + pos].label for j in range(4)]
+        # 芒果 before the deal
+        mango_paid = [0] * n
+        kind: Mango | None = None
+        winner_name: str | None = None
+        if st.quan_start is not None:
+            kind = Mango.QUAN
+        elif st.pending_mango is not None:
+            kind = Mango(st.pending_mango)
+            if st.zou_winner is not None:
+                winner_name = st.seats[st.zou_winner].name
+        events: list[str] = []
+        if kind is not None:
+            if kind is not Mango.QUAN:
+                st.mango_count += 1
+            amount = mango_amount(rules, kind, st.mango_count)
+            payers = set(mango_payers(kind, [st.seats[i].name for i in seated], winner_name))
+            for i in seated:
+                payer = st.seats[i]
+                if payer.name in payers:
+                    pay = max(0, min(amount, payer.bobo - rules.stakes.pi))
+                    payer.bobo -= pay
+                    mango_paid[i] = pay
+                    st.pot += pay
+            events.append(f"{kind.value}: {sum(mango_paid)}")
+        st.pending_mango = None
+        st.zou_winner = None
+        dangjia = order[0]
+        committed = [0] * n
+        for seat_i in order:
+            committed[seat_i] = min(rules.stakes.pi, st.seats[seat_i].bobo)
+        committed[dangjia] = min(rules.stakes.opening, st.seats[dangjia].bobo)
+        hand = Hand(
+            number=st.hand_no, dealer=st.dealer, dangjia=dangjia, order=order, cards=cards,
+            committed=committed, folded=[False] * n, mango_paid=mango_paid, pot_start=st.pot,
+            round=1, level=rules.stakes.opening, bet_this_round=True,
+            acted=[False] * n, checked=[False] * n, events=events,
+        )
+        hand.acted[dangjia] = True
+        hand.actions.append(Action(Act.DEAL, None, None, tuple(stacked)).to_dict())
+        st.hand = hand
+        st.phase = Phase.BETTING
+        hand.to_act = self._next_to_act(dangjia)
+        if hand.to_act is None:
+            self._end_round()
+
+    # ------------------------------------------------------------------ betting
+    def _actable(self, seat: int) -> bool:
+        h = self.state.hand
+        assert h is not None
+        return not h.folded[seat] and h.committed[seat] < self.state.seats[seat].bobo
+
+    def _needs_to_act(self, seat: int) -> bool:
+        h = self.state.hand
+        assert h is not None
+        if not self._actable(seat):
+            return False
+        if h.committed[seat] < h.level:
+            return True
+        if h.acted[seat]:
+            return False
+        return sum(1 for s in h.order if self._actable(s)) >= 2
+
+    def _next_to_act(self, after: int) -> int | None:
+        h = self.state.hand
+        assert h is not None
+        n = len(h.order)
+        i = h.order.index(after)
+        for step in range(1, n + 1):
+            cand = h.order[(i + step) % n]
+            if self._needs_to_act(cand):
+                return cand
+        return None
+
+    def _bet(self, a: Action) -> None:
+        h = self.state.hand
+        assert h is not None and a.seat is not None
+        seat = a.seat
+        bobo = self.state.seats[seat].bobo
+        if a.kind is Act.FOLD:
+            h.folded[seat] = True
+            h.events.append(f"r{h.round}:fold:{seat}")
+            alive = self.in_hand()
+            if len(alive) == 1:
+                self._fold_win(alive[0])
+                return
+        elif a.kind is Act.CHECK:
+            h.checked[seat] = True
+        elif a.kind is Act.CALL:
+            h.committed[seat] = min(h.level, bobo)
+        else:  # RAISE, TUO, QIAO
+            assert a.amount is not None
+            new = a.amount
+            h.committed[seat] = max(h.committed[seat], new)
+            if new > h.level:
+                h.level = new
+                h.bet_this_round = True
+                h.acted = [False] * len(h.acted)
+        h.acted[seat] = True
+        nxt = self._next_to_act(seat)
+        h.to_act = nxt
+        if nxt is None:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        h = self.state.hand
+        assert h is not None
+        alive = self.in_hand()
+        if h.round >= 2 and not h.bet_this_round and alive and all(h.checked[s] for s in alive):
+            self._xiu()
+            return
+        if h.round >= 3:
+            self._start_showdown()
+            return
+        h.round += 1
+        h.bet_this_round = False
+        h.acted = [False] * len(h.acted)
+        h.checked = [False] * len(h.checked)
+        # the highest new face-up card leads; ties: nearest the dealer counterclockwise
+        idx = h.round  # round 2 → card index 2, round 3 → card index 3
+        start = self.next_seat(h.dealer, h.order)
+        i0 = h.order.index(start)
+        ring = h.order[i0:] + h.order[:i0]
+        best: int | None = None
+        for s in ring:
+            if h.folded[s]:
+                continue
+            cls = card_by_label(h.cards[s][idx]).kind.single_class
+            if best is None or cls > card_by_label(h.cards[best][idx]).kind.single_class:
+                best = s
+        assert best is not None
+        h.leader = best
+        first = best if self._needs_to_act(best) else self._next_to_act(best)
+        h.to_act = first
+        if first is None:
+            self._end_round()
+
+    # ------------------------------------------------------------------ endings
+    def _fold_win(self, winner: int) -> None:
+        st = self.state
+        h = st.hand
+        assert h is not None
+        n = len(st.seats)
+        nets = [0] * n
+        for s in h.order:
+            if s != winner:
+                nets[s] = -h.committed[s]
+                nets[winner] += h.committed[s]
+        pot = st.pot
+        nets[winner] += pot
+        mango_next = Mango.ZOU.value if h.round == 1 else None
+        self._finish(HandResult("fold", nets, winner, pot, 0, mango_next))
+        st.pot = 0
+        if mango_next is not None:
+            st.pending_mango = mango_next
+            st.zou_winner = winner
+
+    def _xiu(self) -> None:
+        st = self.state
+        h = st.hand
+        assert h is not None
+        nets = [0] * len(st.seats)
+        folded_pi = 0
+        for s in h.order:
+            if h.folded[s]:
+                nets[s] = -h.committed[s]
+                folded_pi += h.committed[s]
+        st.pot += folded_pi
+        self._finish(HandResult("xiu", nets, None, 0, st.pot, Mango.XIU.value))
+        st.pending_mango = Mango.XIU.value
+
+    def _start_showdown(self) -> None:
+        h = self.state.hand
+        assert h is not None
+        self.state.phase = Phase.SHOWDOWN
+        h.round = 4
+        h.to_act = self._next_splitter()
+
+    def _next_splitter(self) -> int | None:
+        h = self.state.hand
+        assert h is not None
+        for s in h.order:
+            if not h.folded[s] and str(s) not in h.splits and str(s) not in h.sanhua:
+                return s
+        return None
+
+    def _showdown_act(self, a: Action) -> None:
+        h = self.state.hand
+        assert h is not None and a.seat is not None
+        if a.kind is Act.SANHUA:
+            declared = sanhua(self.kinds(a.seat), self.rules)
+            assert declared is not None
+            h.sanhua[str(a.seat)] = declared
+        else:
+            h.splits[str(a.seat)] = list(a.cards)
+        h.to_act = self._next_splitter()
+        if h.to_act is None:
+            self._settle()
+
+    def split_of(self, seat: int) -> Split | None:
+        h = self.state.hand
+        assert h is not None
+        cards = h.splits.get(str(seat))
+        if cards is None:
+            return None
+        k = [card_by_label(c).kind for c in cards]
+        return Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), self.rules)
+
+    def _settle(self) -> None:
+        st = self.state
+        h = st.hand
+        assert h is not None
+        n = len(st.seats)
+        seats: list[Seat] = []
+        for s in h.order:
+            if h.folded[s]:
+                seats.append(Seat(str(s), h.committed[s], folded=True))
+            elif str(s) in h.sanhua:
+                seats.append(Seat(str(s), h.committed[s], self._any_split(s),
+                                  sanhua=h.sanhua[str(s)]))
+            else:
+                seats.append(Seat(str(s), h.committed[s], self.split_of(s)))
+        nets = [0] * n
+        if not any(x.in_showdown for x in seats):
+            folded_pi = 0
+            for s in h.order:
+                if h.folded[s]:
+                    nets[s] = -h.committed[s]
+                    folded_pi += h.committed[s]
+            st.pot += folded_pi
+            self._finish(HandResult("sanhua", nets, None, 0, st.pot, None,
+                                    splits=dict(h.splits), sanhua=dict(h.sanhua)))
+            return
+        res = settle(seats, self.rules)
+        for name, net in res.nets.items():
+            nets[int(name)] = net
+        winner = int(res.pi_to) if res.pi_to is not None else None
+        pot = st.pot
+        if winner is not None:
+            nets[winner] += pot
+            st.pot = 0
+        result = HandResult(
+            "showdown", nets, winner, pot if winner is not None else 0, st.pot, None,
+            order=[int(x) for x in res.order],
+            transfers=[
+                {"from": int(t.source), "to": int(t.to), "amount": t.amount,
+                 "reason": t.reason, "entitled": t.entitled, "available": t.available,
+                 "limited_by": t.limited_by}
+                for t in res.transfers
+            ],
+            outcomes=[{"a": int(a), "b": int(b), "result": o.value}
+                      for (a, b), o in res.outcomes.items() if int(a) < int(b)],
+            returned={k: v for k, v in res.returned.items()},
+            splits=dict(h.splits), sanhua=dict(h.sanhua),
+        )
+        self._finish(result)
+
+    def _any_split(self, seat: int) -> Split:
+        k = self.kinds(seat)
+        return Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), self.rules)
+
+    def _finish(self, result: HandResult) -> None:
+        st = self.state
+        h = st.hand
+        assert h is not None
+        h.result = result
+        h.to_act = None
+        for i, net in enumerate(result.nets):
+            st.seats[i].bobo += net
+        st.history.append(h)
+        st.phase = Phase.BETWEEN
+        # the deal
+        keep = st.quan_start is not None and result.mango_next is not None
+        if not keep:
+            if st.quan_start is not None:
+                if h.dealer == st.quan_start and st.quan_moves >= 1:
+                    st.phase = Phase.OVER
+                st.quan_moves += 1
+            st.dealer = self.next_seat(h.dealer)
+        if st.quan_start is not None:
+            st.pending_mango = None  # the orbit charges everyone anyway
+        if len(self.seated()) < 2:
+            st.phase = Phase.OVER
+
+    # ------------------------------------------------------------------ helpers
+    def _name(self, seat: int) -> str:
+        if 0 <= seat < len(self.state.seats):
+            return self.state.seats[seat].name
+        return f"seat {seat}"
+
+    def chips_total(self) -> int:
+        """Every chip on the table: 钵钵 plus the pot (conserved: equals chips bought)."""
+        return sum(s.bobo for s in self.state.seats) + self.state.pot
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self.state)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        d = dict(data)
+        d["seats"] = [SeatState(**s) for s in d["seats"]]
+        d["phase"] = Phase(d["phase"])
+        d["hand"] = _hand_from(d["hand"]) if d.get("hand") else None
+        d["history"] = [_hand_from(x) for x in d.get("history", [])]
+        return cls(State(**d))
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        return cls.from_dict(json.loads(text))
+
+
+def _hand_from(data: Mapping[str, Any]) -> Hand:
+    d = dict(data)
+    d["result"] = HandResult(**d["result"]) if d.get("result") else None
+    return Hand(**d)
+
+
+def _fold_round(h: Hand, seat: int) -> int:
+    for e in h.events:
+        parts = e.split(":")
+        if len(parts) == 3 and parts[1] == "fold" and parts[2] == str(seat):
+            return int(parts[0][1:])
+    return h.round
+
+
+def replay(config: Mapping[str, Any], log: Iterable[Mapping[str, Any]]) -> Game:
+    """Rebuild a session from its configuration (``game.state.config``) and action log."""
+    players = [(str(p[0]), p[1]) for p in config["players"]]
+    game = Game.new(players, rules_from_dict(config["rules"]), int(config["seed"]),
+                    list(config["bobo"]), int(config["dealer"]))
+    for raw in log:
+        game.apply(Action.from_dict(raw))
+    return game
