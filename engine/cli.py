@@ -10,11 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
+from .advisor import AdvisorError, advise
 from .cards import CardError, parse_kinds
 from .groups import Group, ranked
-from .hands import Split, naive_split, parse_hand, sanhua, splits
+from .hands import Split, parse_hand, sanhua
 from .rules import Rules, RulesError, get_rules
 from .settle import Seat, SettleError, settle
 
@@ -63,17 +65,21 @@ def catalogue(rules: Rules, as_json: bool) -> str:
 
 
 def split_report(codes: Sequence[str] | str, rules: Rules) -> dict[str, Any]:
+    """The three splits with their exact EV and 吃/走/死 odds (see :mod:`engine.advisor`)."""
     kinds = parse_hand(codes)
-    options = splits(kinds, rules)
-    best = options.index(naive_split(kinds, rules))
+    advice = advise(kinds, rules)
     return {
         "cards": [k.code for k in kinds],
         "splits": [
-            {"head": _brief(s.head, rules), "tail": _brief(s.tail, rules), "ev": 0.0}
-            for s in options
+            {"head": _brief(a.split.head, rules), "tail": _brief(a.split.tail, rules),
+             "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose}
+            for a in advice.splits
         ],
-        "best": best,
+        "best": advice.best,
+        "naive": advice.naive,
         "sanhua": sanhua(kinds, rules),
+        "opponent": advice.opponent,
+        "exploitability": advice.exploitability,
     }
 
 
@@ -84,10 +90,31 @@ def _split_text(report: dict[str, Any]) -> str:
         head = Group.parse(" ".join(s["head"]["cards"])).display_name()
         tail = Group.parse(" ".join(s["tail"]["cards"])).display_name()
         lines.append(f"{mark} 头 {' '.join(s['head']['cards']):<8} {head:<6} "
-                     f"尾 {' '.join(s['tail']['cards']):<8} {tail:<6} 期望 {s['ev']:+.3f}")
+                     f"尾 {' '.join(s['tail']['cards']):<8} {tail:<6} 期望 {s['ev']:+.3f}  "
+                     f"吃 {s['p_win']:.1%} 走 {s['p_push']:.1%} 死 {s['p_lose']:.1%}")
+    best, naive = report["splits"][report["best"]], report["splits"][report["naive"]]
+    if best["ev"] > naive["ev"]:
+        lines.append("注：最佳分法不是“头最大”的分法"
+                     f"（照头最大分，期望少 {best['ev'] - naive['ev']:.3f}）")
     if report["sanhua"]:
-        lines.append(f"可报{report['sanhua']}：本手不输不赢")
+        lines.append(f"可报{report['sanhua']}：本手不输不赢（期望按分牌比牌计算，未计三花）")
+    lines.append(f"对手模型：{report['opponent']}（一对一比牌，对手从其余 28 张中随机拿 4 张）")
     return "\n".join(lines)
+
+
+def build_strategy(presets: Sequence[str], out: Path | None) -> list[str]:
+    """Rebuild the advisor's strategy tables (needs numpy: requirements-dev.txt)."""
+    try:
+        from .strategy_build import DATA_DIR, write_table
+    except ImportError as e:
+        raise InputError(f"build-strategy needs numpy ({e}); "
+                         "install requirements-dev.txt") from None
+    lines = []
+    for name in presets:
+        path, result = write_table(get_rules(name), out or DATA_DIR)
+        lines.append(f"{path}: {result.rounds} rounds, exploitability "
+                     f"{float(result.exploitability):.6f}, {result.seconds:.1f} s")
+    return lines
 
 
 def parse_table(data: Any) -> tuple[list[Seat], Rules]:
@@ -179,12 +206,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_split = sub.add_parser("split", parents=[common], help="the three splits of a hand")
     p_split.add_argument("cards", nargs="*", help="four card codes; none: one hand per stdin line")
     sub.add_parser("settle", parents=[common], help="settle a showdown read as JSON from stdin")
+    p_build = sub.add_parser("build-strategy", help="rebuild the split advisor's strategy tables")
+    p_build.add_argument("--rules", choices=["xuanjing", "app"], action="append",
+                         help="rule preset to build (repeatable; default: both)")
+    p_build.add_argument("--out", type=Path, help="directory to write to (default engine/data)")
     p_sim = sub.add_parser("simulate", parents=[common], help="bot-only hands at a table")
     p_sim.add_argument("--hands", type=int, default=1000, help="hands to play")
     p_sim.add_argument("--bots", default="strong,simple", help="bot levels, e.g. strong,simple")
     p_sim.add_argument("--seed", type=int, default=0, help="random seed")
     args = parser.parse_args(argv)
     try:
+        if args.command == "build-strategy":
+            print("\n".join(build_strategy(args.rules or ["xuanjing", "app"], args.out)))
+            return 0
         rules = get_rules(args.rules)
         if args.command == "catalogue":
             print(catalogue(rules, args.json))
@@ -210,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = simulate(parse_bots(args.bots), args.hands, args.seed, rules)
             print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
                   else report_text(result))
-    except (CardError, RulesError, SettleError, InputError) as e:
+    except (CardError, RulesError, SettleError, InputError, AdvisorError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0
