@@ -1,0 +1,388 @@
+"""Quizzes: one view for every quiz kind, the review queue and the progress page.
+
+Quiz kinds are data: :data:`QUIZ_PAGES` adds the words and templates of the site to
+the engine's registry (:data:`engine.quiz.QUIZZES`: generator and checker).
+
+A question is issued as a server-side :class:`~tutorial.models_quiz.QuizQuestion`
+(session, kind, seed, level, issue time); the form carries only a signed token with
+its id.  Answering marks the record answered, once: a replayed, tampered or foreign
+token is refused with a 4xx and a message, and nothing changes.
+
+The same view answers full-page POSTs (no JavaScript) and htmx POSTs (the
+``#quiz-area`` fragment of the same template).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+from django.core import signing
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from engine import quiz as q
+from engine.advisor import AdvisorError
+from engine.rules import Rules, get_rules
+from tutorial.models_quiz import (
+    QuizProgress,
+    QuizQuestion,
+    ReviewCard,
+    due_counts,
+    next_due_card,
+    rate_items,
+    record_progress,
+)
+
+RULES: Rules = get_rules("xuanjing")
+SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last visit
+TOKEN_SALT = "tutorial.quiz.question"
+
+
+def now() -> datetime:
+    """The clock (tests replace it)."""
+    return timezone.now()
+
+
+@dataclass(frozen=True)
+class QuizPage:
+    slug: str
+    title: Promise
+    prompt: Promise  # the question, as asked on the page
+    intro: Promise
+    level_names: tuple[Promise, Promise, Promise]
+    fast: timedelta  # a right answer within this time rates its review cards Easy
+
+    @property
+    def spec(self) -> q.QuizSpec:
+        return q.QUIZZES[self.slug]
+
+    @property
+    def question_template(self) -> str:
+        return f"quiz/kinds/{'order' if self.slug == 'koujue' else self.slug}_q.html"
+
+    @property
+    def feedback_template(self) -> str:
+        return f"quiz/kinds/{'order' if self.slug == 'koujue' else self.slug}_a.html"
+
+
+QUIZ_PAGES: dict[str, QuizPage] = {
+    page.slug: page
+    for page in (
+        QuizPage(
+            "bigger", _lazy("哪个大？"), _lazy("哪一组大？"),
+            _lazy("两组牌摆在面前，点出大的那一组，或者说一样大。"),
+            (_lazy("差得远"), _lazy("挨得近"), _lazy("同一档")), timedelta(seconds=6),
+        ),
+        QuizPage(
+            "order", _lazy("排顺序"), _lazy("从大到小排好这几组。"),
+            _lazy("四五组牌，从大到小排好；一样大的组谁先谁后都算对。"),
+            (_lazy("四组，差得远"), _lazy("四组，挨得近"), _lazy("五组，有一样大的")),
+            timedelta(seconds=20),
+        ),
+        QuizPage(
+            "name", _lazy("叫什么？"), _lazy("这组牌叫什么？"),
+            _lazy("看牌说名字：天官九、人官九、四六皱……"),
+            (_lazy("四选一"), _lazy("四选一，干扰项更像"), _lazy("自己输入（汉字或拼音）")),
+            timedelta(seconds=8),
+        ),
+        QuizPage(
+            "cards", _lazy("是哪组？"), _lazy("这个名字是哪两张牌？"),
+            _lazy("反过来：给你名字，挑出它的两张牌。"),
+            (_lazy("四选一"), _lazy("自己挑两张"), _lazy("用别名，自己挑两张")),
+            timedelta(seconds=10),
+        ),
+        QuizPage(
+            "split", _lazy("怎么分？"), _lazy("这四张牌怎么分最好？"),
+            _lazy("四张牌有三种分法。选一种，再看每种分法的期望和吃、走、死的机会。"),
+            (_lazy("一眼能看出"), _lazy("随手发的牌"), _lazy("有陷阱：最大的头不是最好")),
+            timedelta(seconds=15),
+        ),
+        QuizPage(
+            "showdown", _lazy("谁赢？"), _lazy("亮牌了：甲是吃、走还是死？谁吃皮？"),
+            _lazy("两三家亮出分好的牌：替甲说出吃、走还是死，再说谁吃皮。"),
+            (_lazy("两家，没有走"), _lazy("两家，常有走"), _lazy("三家")), timedelta(seconds=20),
+        ),
+        QuizPage(
+            "koujue", _lazy("口诀"), _lazy("按单张从大到小排好。"),
+            _lazy("天地人和梅板三，斧十猫膏下四滥：把单张的级别排对。"),
+            (_lazy("七个级别"), _lazy("五张牌，不同级别"), _lazy("六张牌，有同级的")),
+            timedelta(seconds=20),
+        ),
+    )
+}
+
+# Messages for QuizError codes (bad input: nothing is recorded).
+def _quiz_error_message(code: str) -> str:
+    messages = {
+        "missing": _("还没有作答：每一项都要选或填。"),
+        "invalid": _("这个答案不在选项里（表单可能被改过），没有记录。"),
+        "duplicate": _("同一个位置不能放两组：每个位置只用一次。"),
+        "cards": _("这两张牌凑不成一组：丁丁和大鬼都只有一张。"),
+        "level": _("难度只有 1、2、3 三级。"),
+        "seed": _("题号（seed）必须是 0 到 2147483647 之间的整数。"),
+        "focus": _("这道复习题的内容不对。"),
+        "kind": _("没有这种练习。"),
+    }
+    return messages.get(code, _("答案格式不对，没有记录。"))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _session_key(request: HttpRequest) -> str:
+    """The visitor's session key (created on the first visit), kept for a year."""
+    if request.session.get_expiry_age() < SESSION_AGE - 24 * 3600 or not request.session.get(
+        "quiz"
+    ):
+        request.session["quiz"] = True
+        request.session.set_expiry(SESSION_AGE)
+    if request.session.session_key is None:
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _page(slug: str) -> QuizPage:
+    page = QUIZ_PAGES.get(slug)
+    if page is None:
+        raise Http404("no such quiz")
+    return page
+
+
+def _quiz_url(slug: str, seed: int | None = None, level: int = 1) -> str:
+    params: dict[str, int] = {}
+    if seed is not None:
+        params["seed"] = seed
+    params["level"] = level
+    return f"{reverse('quiz:quiz', args=[slug])}?{urlencode(params)}"
+
+
+def _random_seed() -> int:
+    return secrets.randbelow(1_000_000)
+
+
+def _issue(request: HttpRequest, slug: str, seed: int, level: int, focus: str | None,
+           from_review: bool) -> tuple[q.Question, str]:
+    question = q.generate(slug, seed, level, RULES, focus)
+    record = QuizQuestion.objects.create(
+        session_key=_session_key(request), kind=slug, seed=seed, level=level,
+        focus=focus or "", from_review=from_review, issued_at=now(),
+    )
+    token = signing.dumps({"q": record.pk, "k": slug}, salt=TOKEN_SALT)
+    return question, token
+
+
+def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    template = "quiz/question.html#quiz-area" if _is_htmx(request) else "quiz/question.html"
+    return render(request, template, context, status=status)
+
+
+def _base_context(request: HttpRequest, page: QuizPage, level: int) -> dict[str, Any]:
+    return {
+        "page": page,
+        "level": level,
+        "koujue": q.KOUJUE,
+        "class_members": q.class_members(),
+        "levels": [
+            {"n": i + 1, "name": name, "url": _quiz_url(page.slug, None, i + 1)}
+            for i, name in enumerate(page.level_names)
+        ],
+        "action": reverse("quiz:quiz", args=[page.slug]),
+        "next_url": _quiz_url(page.slug, _random_seed(), level),
+    }
+
+
+def _problem(request: HttpRequest, page: QuizPage | None, status: int, message: str
+             ) -> HttpResponse:
+    context: dict[str, Any] = {"problem": message, "page": page, "level": 1}
+    if page is not None:
+        context["next_url"] = _quiz_url(page.slug, _random_seed(), 1)
+    template = "quiz/problem.html#problem" if _is_htmx(request) else "quiz/problem.html"
+    return render(request, template, context, status=status)
+
+
+def _parse_int(raw: str | None, default: int | None) -> int | None:
+    if raw is None or raw == "":
+        return default
+    raw = raw.strip()
+    if not raw.isdecimal() or len(raw) > 12:
+        raise q.QuizError("seed", f"not a whole number: {raw!r}")
+    return int(raw)
+
+
+# --------------------------------------------------------------------------- views
+
+
+def quiz(request: HttpRequest, slug: str) -> HttpResponse:
+    page = _page(slug)
+    if request.method == "POST":
+        return _answer(request, page)
+    if request.method not in ("GET", "HEAD"):
+        return _problem(request, page, 405, _("这里只能看题（GET）或作答（POST）。"))
+    try:
+        level = _parse_int(request.GET.get("level"), 1)
+        seed = _parse_int(request.GET.get("seed"), None)
+        assert level is not None
+        if not 1 <= level <= page.spec.levels:
+            raise q.QuizError("level", "bad level")
+        if seed is None:  # give every question a shareable address
+            return HttpResponseRedirect(_quiz_url(slug, _random_seed(), level))
+        question, token = _issue(request, slug, seed, level, None, False)
+    except q.QuizError as e:
+        if e.code == "seed" and request.GET.get("level", "1").strip() not in ("1", "2", "3"):
+            e = q.QuizError("level", e.detail)
+        return _problem(request, page, 400, _quiz_error_message(e.code))
+    except AdvisorError:
+        return _problem(request, page, 503, _("分牌顾问的数据表还没有准备好，请稍后再试。"))
+    context = _base_context(request, page, level)
+    context.update(question=question, token=token, seed=seed,
+                   share_url=request.build_absolute_uri(_quiz_url(slug, seed, level)))
+    return _render(request, context)
+
+
+def _load_record(request: HttpRequest, page: QuizPage) -> QuizQuestion | HttpResponse:
+    raw = request.POST.get("token", "")
+    try:
+        data = signing.loads(raw, salt=TOKEN_SALT)
+        pk, kind = int(data["q"]), str(data["k"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return _problem(request, page, 400,
+                        _("这道题的凭证无效或被改过，答案没有记录。请换一道新题。"))
+    if kind != page.slug:
+        return _problem(request, page, 400, _("这道题不属于这个练习，答案没有记录。"))
+    record = QuizQuestion.objects.filter(pk=pk).first()
+    if record is None or record.session_key != request.session.session_key:
+        return _problem(request, page, 403,
+                        _("这道题不是发给你的（或者已经过期），答案没有记录。请换一道新题。"))
+    if record.answered_at is not None:
+        return _problem(request, page, 409,
+                        _("这道题已经答过了，同一道题只算一次。请换一道新题。"))
+    return record
+
+
+def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
+    loaded = _load_record(request, page)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    record = loaded
+    focus = record.focus or None
+    question = q.generate(record.kind, record.seed, record.level, RULES, focus)
+    answer = {key: request.POST.get(key, "") for key in request.POST if key != "token"}
+    context = _base_context(request, page, record.level)
+    context.update(seed=record.seed, from_review=record.from_review,
+                   share_url=request.build_absolute_uri(
+                       _quiz_url(page.slug, record.seed, record.level)))
+    try:
+        verdict = q.check(question, answer, RULES)
+    except q.QuizError as e:
+        context.update(question=question, token=request.POST["token"],
+                       problem=_quiz_error_message(e.code))
+        return _render(request, context, status=400)
+    moment = now()
+    key = record.session_key
+    with transaction.atomic():
+        # Conditional update: of two racing answers to one question, only one counts.
+        claimed = QuizQuestion.objects.filter(pk=record.pk, answered_at__isnull=True).update(
+            answered_at=moment, correct=verdict.correct
+        )
+        if not claimed:
+            return _problem(request, page, 409,
+                            _("这道题已经答过了，同一道题只算一次。请换一道新题。"))
+        progress = record_progress(key, page.slug, verdict.correct, moment)
+        rated = rate_items(key, verdict.items, now=moment, elapsed=moment - record.issued_at,
+                           fast=page.fast, from_review=record.from_review)
+    if record.from_review:
+        context["next_url"] = reverse("quiz:review")
+    context.update(question=question, verdict=verdict, progress=progress, rated=rated,
+                   due=due_counts(key, moment), answer=answer)
+    if isinstance(verdict, q.OrderVerdict):
+        context["verdict_pairs"] = list(zip(verdict.given, verdict.placed_ok, strict=True))
+    return _render(request, context)
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    key = _session_key(request)
+    progress = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
+    kinds = [
+        {"page": page, "progress": progress.get(slug),
+         "levels": [{"n": i + 1, "name": name, "url": _quiz_url(slug, None, i + 1)}
+                    for i, name in enumerate(page.level_names)]}
+        for slug, page in QUIZ_PAGES.items()
+    ]
+    return render(request, "quiz/index.html",
+                  {"kinds": kinds, "due": due_counts(key, now())})
+
+
+def review(request: HttpRequest) -> HttpResponse:
+    """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
+    key = _session_key(request)
+    moment = now()
+    card = next_due_card(key, moment)
+    due = due_counts(key, moment)
+    if card is None:
+        template = "quiz/review_empty.html#review-empty" if _is_htmx(request) else \
+            "quiz/review_empty.html"
+        return render(request, template, {"due": due})
+    slug, level = q.review_items_for(card.item)
+    page = QUIZ_PAGES[slug]
+    try:
+        question, token = _issue(request, slug, _random_seed(), level, card.item, True)
+    except q.QuizError:  # a card from an older version of the site: drop it
+        card.delete()
+        return HttpResponseRedirect(reverse("quiz:review"))
+    context = _base_context(request, page, level)
+    context.update(question=question, token=token, from_review=True, review_card=card, due=due,
+                   next_url=reverse("quiz:review"))
+    return _render(request, context)
+
+
+def progress(request: HttpRequest) -> HttpResponse:
+    key = _session_key(request)
+    moment = now()
+    rows = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
+    table = [{"page": page, "progress": rows.get(slug)} for slug, page in QUIZ_PAGES.items()]
+    answered = sum(p.answered for p in rows.values())
+    correct = sum(p.correct for p in rows.values())
+    cards = list(ReviewCard.objects.filter(session_key=key).order_by("due", "item"))
+    recent = QuizQuestion.objects.filter(session_key=key, answered_at__isnull=False).order_by(
+        "-answered_at")[:10]
+    return render(request, "quiz/progress.html", {
+        "table": table,
+        "answered": answered,
+        "correct": correct,
+        "accuracy": round(100 * correct / answered) if answered else 0,
+        "due": due_counts(key, moment),
+        "cards": [{"card": c, "due_now": c.due <= moment,
+                   "name": _group_name(c.group_code)} for c in cards],
+        "recent": [{"record": r, "page": QUIZ_PAGES.get(r.kind)} for r in recent],
+        "now": moment,
+    })
+
+
+def _group_name(code: str) -> str:
+    from engine.groups import Group
+
+    return Group.parse(code).display_name()
+
+
+urlpatterns: list[URLPattern] = [
+    path("", index, name="index"),
+    path("progress/", progress, name="progress"),
+    path("review/", review, name="review"),
+    path("<slug:slug>/", quiz, name="quiz"),
+]
