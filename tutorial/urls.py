@@ -4,11 +4,15 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 ``include``) and import its module from ``tutorial.views`` below.
 """
 
-from django.urls import include, path
+from django.urls import path
 
-from tutorial.views import home
+from tutorial.views import home, reference
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("quiz/", include(("tutorial.views.quiz", "quiz"))),
+    # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
+    path("cards/", reference.cards, name="cards"),
+    path("pairs/", reference.pairs, name="pairs"),
+    path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
+    path("rules/", reference.rules_page, name="rules"),
 ]

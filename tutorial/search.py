@@ -1,0 +1,378 @@
+"""The pair catalogue and its search index (built once, at import).
+
+Every fact comes from the engine: ranks, categories, points and names
+(``engine.groups``, ``engine/data/names.json``).  Nothing here depends on the
+request or the language, so the index is shared by every request.
+
+Searching ``q`` (see :func:`search`):
+
+* card codes, one or two, any order, any case: ``RQ B9``, ``b9-rq``, ``rqb9``;
+  or card names: ``天牌 黑9``, ``大鬼`` (one kind: every group holding it);
+* points: ``9点``, ``九点``, ``9``, ``0点`` / ``皱``;
+* Chinese names and aliases, simplified or traditional (``天關九``), digits or
+  numerals (``黑9一对`` = ``黑九一对``), category words (``对子``, ``杠``);
+* pinyin with or without tones and spaces (``tiān guān jiǔ``, ``tianguanjiu``,
+  ``tian1 guan1 jiu3``) and initials (``tgj``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+
+from engine.cards import KINDS, Kind
+from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
+from engine.rules import PRESETS, Rules
+
+# ---------------------------------------------------------------- text normalisation
+
+_DIGITS = str.maketrans({str(i): word for i, word in enumerate(POINT_WORDS)})
+_NUMERALS = {word: i for i, word in enumerate(POINT_WORDS)}
+
+
+def _traditional_map() -> dict[str, str]:
+    """Traditional → simplified characters, learnt from names.json's own fields."""
+    raw = json.loads(resources.files("engine.data").joinpath("names.json").read_text("utf-8"))
+    mapping: dict[str, str] = {}
+    for entry in raw.values():
+        pairs = [(entry["traditional"], entry["name"])] if entry["name"] else []
+        pairs += [(a["traditional"], a["name"]) for a in entry["aliases"]]
+        for trad, simp in pairs:
+            if len(trad) == len(simp):
+                mapping.update({t: s for t, s in zip(trad, simp, strict=True) if t != s})
+    return mapping
+
+
+TRAD_TO_SIMP: dict[str, str] = _traditional_map()
+_TRAD_TABLE = str.maketrans(TRAD_TO_SIMP)
+
+
+def simplify(text: str) -> str:
+    """Full-width → ASCII (NFKC), traditional → simplified, lower case, single spaces."""
+    text = unicodedata.normalize("NFKC", text).translate(_TRAD_TABLE).lower()
+    return " ".join(text.split())
+
+
+def hanzi_key(text: str) -> str:
+    """A Chinese search key: simplified, digits as numerals (黑9 = 黑九), no spaces."""
+    return simplify(text).translate(_DIGITS).replace(" ", "")
+
+
+def latin_key(text: str) -> str:
+    """Pinyin without tones, tone numbers, spaces or apostrophes: ``tianguanjiu``."""
+    decomposed = unicodedata.normalize("NFD", simplify(text).replace("ü", "v"))
+    return "".join(c for c in decomposed if "a" <= c <= "z")
+
+
+def initials_key(pinyin: str) -> str:
+    """``tiān guān jiǔ`` → ``tgj`` (first letter of each syllable)."""
+    return "".join(latin_key(syllable)[:1] for syllable in pinyin.split())
+
+
+_HAS_HAN = re.compile(r"[\u3400-\u9fff]")
+
+# ---------------------------------------------------------------- catalogue entries
+
+SOURCE_ORDER = ("000", "004", "002", "003")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One group in the catalogue of one rule set."""
+
+    group: Group
+    code: str
+    name: str  # the traditional name, or e.g. 七点 for the 14 unnamed groups
+    named: bool
+    pinyin: str
+    sources: tuple[str, ...]
+    aliases: tuple[Alias, ...]
+    category: Category
+    tier: str  # see TIER_ORDER
+    points: int  # (sum of points) mod 10, whatever the category
+    rank: int  # engine rank: 1 = 皱, larger is stronger
+    position: int  # 第 N 大: 1 + number of strictly stronger groups
+    ties: int  # how many groups share this rank (itself included)
+    hanzi: tuple[str, ...] = field(repr=False)
+    latin: tuple[str, ...] = field(repr=False)
+    initials: tuple[str, ...] = field(repr=False)
+
+    @property
+    def kinds(self) -> tuple[Kind, Kind]:
+        return self.group.kinds
+
+    @property
+    def is_pair(self) -> bool:
+        return self.category is Category.PAIR
+
+
+def tier_of(group: Group, rules: Rules) -> str:
+    category = group.category(rules)
+    if category in (Category.TIANGANG, Category.DIGANG):
+        return "gang"
+    if category is Category.POINTS:
+        return f"points-{group.points}"
+    return str(category.value)
+
+
+TIER_ORDER: tuple[str, ...] = (
+    "dingerhuang",
+    "pair",
+    "tianjiuwang",
+    "diwang",
+    "gang",
+    *(f"points-{n}" for n in range(9, 0, -1)),
+    "zhou",
+)
+
+
+def _entry(group: Group, rules: Rules, stronger: int, ties: int) -> Entry:
+    names = group.names()
+    hanzi = [group.display_name(), *(a.name for a in names.aliases)]
+    pinyins = [names.pinyin or "", *(a.pinyin for a in names.aliases)]
+    traditional = [names.traditional or "", *(a.traditional for a in names.aliases)]
+    return Entry(
+        group=group,
+        code=group.code,
+        name=group.display_name(),
+        named=names.name is not None,
+        pinyin=names.pinyin or f"{_POINT_PINYIN[group.points]} diǎn",
+        sources=tuple(sorted(names.sources, key=SOURCE_ORDER.index)),
+        aliases=names.aliases,
+        category=group.category(rules),
+        tier=tier_of(group, rules),
+        points=group.points,
+        rank=group.rank(rules),
+        position=stronger + 1,
+        ties=ties,
+        hanzi=tuple(dict.fromkeys(hanzi_key(h) for h in hanzi + traditional if h)),
+        latin=tuple(dict.fromkeys(latin_key(p) for p in pinyins if p)),
+        initials=tuple(dict.fromkeys(initials_key(p) for p in pinyins if p)),
+    )
+
+
+_POINT_PINYIN = ("líng", "yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "jiǔ")
+
+
+class Catalogue:
+    """All 151 groups of one rule set, strongest first, with lookups."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        groups = ranked(rules)
+        counts: dict[int, int] = {}
+        for g in groups:
+            counts[g.rank(rules)] = counts.get(g.rank(rules), 0) + 1
+        entries = []
+        stronger = 0
+        for i, g in enumerate(groups):
+            if i and g.rank(rules) != groups[i - 1].rank(rules):
+                stronger = i
+            entries.append(_entry(g, rules, stronger, counts[g.rank(rules)]))
+        self.entries: tuple[Entry, ...] = tuple(entries)
+        self.by_code: dict[str, Entry] = {e.code: e for e in self.entries}
+        self.by_rank: dict[int, tuple[Entry, ...]] = {}
+        for e in self.entries:
+            self.by_rank[e.rank] = (*self.by_rank.get(e.rank, ()), e)
+        self.tiers: tuple[str, ...] = tuple(t for t in TIER_ORDER if self.tier(t))
+        self._suggest_words = sorted({w for e in self.entries for w in _display_words(e)})
+        self._latin_words = {key: e.name for e in self.entries for key in e.latin}
+
+    def tier(self, tier: str) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.tier == tier)
+
+    def stronger_neighbours(self, entry: Entry) -> tuple[Entry, ...]:
+        """The groups at the nearest stronger rank (empty for the strongest)."""
+        return self.by_rank.get(entry.rank + 1, ())
+
+    def weaker_neighbours(self, entry: Entry) -> tuple[Entry, ...]:
+        return self.by_rank.get(entry.rank - 1, ())
+
+    def tied_with(self, entry: Entry) -> tuple[Entry, ...]:
+        return tuple(e for e in self.by_rank[entry.rank] if e is not entry)
+
+    def points_groups(self, points: int) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.tier == f"points-{points}")
+
+    def suggest(self, query: str, n: int = 5) -> list[str]:
+        """Names close to a query that found nothing."""
+        key = hanzi_key(query)
+        if _HAS_HAN.search(simplify(query)):
+            return difflib.get_close_matches(key, self._suggest_words, n=n, cutoff=0.34)
+        latin = latin_key(query)
+        if not latin:
+            return []
+        close = difflib.get_close_matches(latin, list(self._latin_words), n=n, cutoff=0.6)
+        return list(dict.fromkeys(self._latin_words[c] for c in close))
+
+
+def _display_words(entry: Entry) -> Iterable[str]:
+    if entry.named:
+        yield entry.name
+    yield from (a.name for a in entry.aliases)
+
+
+CATALOGUES: dict[str, Catalogue] = {name: Catalogue(rules) for name, rules in PRESETS.items()}
+
+# ---------------------------------------------------------------- search
+
+_KIND_WORDS: dict[str, Kind] = {}
+for _kind in KINDS:
+    for _word in (_kind.code, _kind.name_zh, *_kind.nicknames):
+        _KIND_WORDS.setdefault(hanzi_key(_word), _kind)
+        _KIND_WORDS.setdefault(simplify(_word), _kind)
+_CODES = sorted((k.code.lower() for k in KINDS), key=len, reverse=True)
+_CODES_RE = re.compile(rf"(?:{'|'.join(_CODES)})")
+_CODES_ONLY_RE = re.compile(rf"^(?:(?:{'|'.join(_CODES)})[\s,，、+/-]*){{1,2}}$")
+_POINTS_RE = re.compile(r"^([0-9])\s*(?:点|點|pts?|points?)?$|^([零一二三四五六七八九])\s*[点點]$")
+_SEPARATORS = re.compile(r"[\s,，、+＋/-]+")
+
+CATEGORY_WORDS: dict[str, frozenset[Category]] = {
+    hanzi_key(word): frozenset(cats)
+    for word, cats in (
+        ("丁二皇", [Category.DINGERHUANG]),
+        ("对子", [Category.PAIR]),
+        ("一对", [Category.PAIR]),
+        ("天九王", [Category.TIANJIUWANG]),
+        ("地王", [Category.DIWANG]),
+        ("杠", [Category.TIANGANG, Category.DIGANG]),
+        ("天杠", [Category.TIANGANG]),
+        ("地杠", [Category.DIGANG]),
+        ("皱", [Category.ZHOU]),
+    )
+}
+
+# Filter values of the catalogue form (GET ``cat``).
+FILTER_CATEGORIES: dict[str, frozenset[Category]] = {
+    "dingerhuang": frozenset({Category.DINGERHUANG}),
+    "pair": frozenset({Category.PAIR}),
+    "tianjiuwang": frozenset({Category.TIANJIUWANG}),
+    "diwang": frozenset({Category.DIWANG}),
+    "gang": frozenset({Category.TIANGANG, Category.DIGANG}),
+    "points": frozenset({Category.POINTS}),
+    "zhou": frozenset({Category.ZHOU}),
+}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    entries: tuple[Entry, ...]
+    mode: str  # "all", "cards", "points", "hanzi", "pinyin", "none"
+    kinds: tuple[Kind, ...] = ()  # for mode "cards"
+    points: int | None = None  # for mode "points"
+    impossible: bool = False  # e.g. R3 R3: the deck has one 丁丁
+    suggestions: tuple[str, ...] = ()
+
+
+def parse_card_query(query: str) -> tuple[Kind, ...] | None:
+    """One or two kinds from codes (``RQ B9``, ``rqb9``) or card names (``天牌 黑9``)."""
+    text = simplify(query)
+    if not text:
+        return None
+    compact = re.sub(r"[\s,，、+/-]+", "", text)
+    if _CODES_ONLY_RE.match(text) or _CODES_ONLY_RE.match(compact):
+        codes = _CODES_RE.findall(compact)
+        if 1 <= len(codes) <= 2:
+            return tuple(_KIND_WORDS[c] for c in codes)
+    words = [w for w in _SEPARATORS.split(text) if w]
+    if 1 <= len(words) <= 2 and all(hanzi_key(w) in _KIND_WORDS for w in words):
+        return tuple(_KIND_WORDS[hanzi_key(w)] for w in words)
+    return None
+
+
+def parse_points_query(query: str) -> int | None:
+    match = _POINTS_RE.match(simplify(query))
+    if not match:
+        return None
+    return int(match.group(1)) if match.group(1) else _NUMERALS[match.group(2)]
+
+
+def _filtered(
+    entries: Iterable[Entry], categories: frozenset[Category] | None, points: int | None
+) -> tuple[Entry, ...]:
+    return tuple(
+        e
+        for e in entries
+        if (categories is None or e.category in categories)
+        and (points is None or (e.points == points and e.category in _POINT_CATEGORIES))
+    )
+
+
+_POINT_CATEGORIES = frozenset({Category.POINTS, Category.ZHOU})
+
+
+def search(
+    catalogue: Catalogue,
+    query: str = "",
+    category: str | None = None,
+    points: int | None = None,
+) -> SearchResult:
+    """Find groups; ``category`` is a key of :data:`FILTER_CATEGORIES`, ``points`` 0–9."""
+    cats = FILTER_CATEGORIES.get(category or "")
+    every = catalogue.entries
+    query = query.strip()
+    if not query:
+        return SearchResult(_filtered(every, cats, points), "all")
+
+    kinds = parse_card_query(query)
+    if kinds is not None:
+        if len(kinds) == 2:
+            try:
+                code = Group.of(*kinds).code
+            except ValueError:
+                return SearchResult((), "cards", kinds, impossible=True)
+            found: Sequence[Entry] = [catalogue.by_code[code]]
+        else:
+            found = [e for e in every if kinds[0] in e.kinds]
+        return SearchResult(_filtered(found, cats, points), "cards", kinds)
+
+    wanted = parse_points_query(query)
+    if wanted is not None:
+        found = [e for e in every if e.points == wanted and e.category in _POINT_CATEGORIES]
+        result = _filtered(found, cats, points)
+        return SearchResult(result, "points", points=wanted)
+
+    key = hanzi_key(query)
+    if _HAS_HAN.search(simplify(query)):
+        by_category = CATEGORY_WORDS.get(key, frozenset())
+        found = [e for e in every if e.category in by_category or any(key in h for h in e.hanzi)]
+        mode = "hanzi"
+    else:
+        latin = latin_key(query)
+        found = (
+            [
+                e
+                for e in every
+                if any(latin in p for p in e.latin)
+                or (len(latin) >= 2 and any(i.startswith(latin) for i in e.initials))
+            ]
+            if latin
+            else []
+        )
+        mode = "pinyin"
+    result = _filtered(found, cats, points)
+    if not result:
+        return SearchResult((), "none", suggestions=tuple(catalogue.suggest(query)))
+    return SearchResult(result, mode)
+
+
+def catalogue_for(rules_name: str) -> Catalogue:
+    return CATALOGUES.get(rules_name, CATALOGUES["xuanjing"])
+
+
+__all__ = [
+    "CATALOGUES",
+    "FILTER_CATEGORIES",
+    "TIER_ORDER",
+    "Catalogue",
+    "Entry",
+    "SearchResult",
+    "catalogue_for",
+    "search",
+    "simplify",
+]

@@ -1,0 +1,638 @@
+"""Reference pages: the cards and the 口诀, the pair catalogue with search, one pair, the rules.
+
+Every fact shown comes from the engine (``engine.*``) and the search index
+(``tutorial.search``); the prose lives in the templates (``templates/reference/``)
+and its English in ``locale/reference``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.http import urlencode
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from engine.cards import DECK, KINDS, CardError, Kind, SingleClass, parse_kind
+from engine.groups import Category, Group
+from engine.hands import Outcome, Split, compare
+from engine.mango import Mango, mango_amount
+from engine.rules import PRESETS, STAKES, get_rules
+from engine.settle import Seat, Settlement, settle
+from tutorial.search import (
+    CATALOGUES,
+    FILTER_CATEGORIES,
+    Catalogue,
+    Entry,
+    SearchResult,
+    catalogue_for,
+    search,
+)
+
+# ---------------------------------------------------------------- labels
+
+CLASS_LABELS: dict[SingleClass, Promise] = {
+    SingleClass.TIAN: _("天"),
+    SingleClass.DI: _("地"),
+    SingleClass.REN: _("人"),
+    SingleClass.HE: _("和"),
+    SingleClass.ZHONGSAN: _("中三"),
+    SingleClass.XIAYAO: _("下腰"),
+    SingleClass.ZA: _("下四滥"),
+}
+
+TIER_LABELS: dict[str, Promise] = {
+    "dingerhuang": _("丁二皇"),
+    "pair": _("对子"),
+    "tianjiuwang": _("天九王"),
+    "diwang": _("地王"),
+    "gang": _("杠"),
+    "points-9": _("九点"),
+    "points-8": _("八点"),
+    "points-7": _("七点"),
+    "points-6": _("六点"),
+    "points-5": _("五点"),
+    "points-4": _("四点"),
+    "points-3": _("三点"),
+    "points-2": _("二点"),
+    "points-1": _("一点"),
+    "zhou": _("皱（零点）"),
+}
+
+CATEGORY_LABELS: dict[Category, Promise] = {
+    Category.DINGERHUANG: _("丁二皇"),
+    Category.PAIR: _("对子"),
+    Category.TIANJIUWANG: _("天九王"),
+    Category.DIWANG: _("地王"),
+    Category.TIANGANG: _("天杠"),
+    Category.DIGANG: _("地杠"),
+    Category.POINTS: _("点子"),
+    Category.ZHOU: _("皱"),
+}
+
+FILTER_LABELS: dict[str, Promise] = {
+    "dingerhuang": _("丁二皇"),
+    "pair": _("对子"),
+    "tianjiuwang": _("天九王"),
+    "diwang": _("地王（app 规则）"),
+    "gang": _("杠"),
+    "points": _("点子（一到九点）"),
+    "zhou": _("皱（零点）"),
+}
+
+SOURCE_LABELS: dict[str, Promise] = {
+    "000": _("旋经"),
+    "004": _("旋经（旧本）"),
+    "002": _("扯旋 app 规则页"),
+    "003": _("扯旋 app 规则页"),
+}
+
+RULES_LABELS: dict[str, Promise] = {
+    "xuanjing": _("旋经规则（默认）"),
+    "app": _("app 规则（有地王）"),
+}
+
+POINTS_ZERO = _("零点（皱）")
+
+EXAMPLE_QUERIES = ("天官九", "天關九", "tianguanjiu", "tgj", "RQ B9", "9点", "大鬼", "对子")
+
+
+def source_labels(sources: Sequence[str]) -> list[dict[str, str]]:
+    """Readable labels for seed codes, merged (002 and 003 are both app rule pages)."""
+    labels: dict[str, list[str]] = {}
+    for code in sources:
+        labels.setdefault(str(SOURCE_LABELS[code]), []).append(code)
+    return [{"label": label, "codes": "、".join(codes)} for label, codes in labels.items()]
+
+
+def gloss(name: str) -> str:
+    """A short English gloss of a pair name (empty in Chinese or when there is none)."""
+    if not (get_language() or "").startswith("en"):
+        return ""
+    text = pgettext("pair name gloss", name)
+    return "" if text == name else text
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _rules_name(request: HttpRequest) -> str:
+    name = request.GET.get("rules", "")
+    return name if name in CATALOGUES else "xuanjing"
+
+
+def _entry_context(entry: Entry) -> dict[str, Any]:
+    return {
+        "e": entry,
+        "gloss": gloss(entry.name),
+        "category_label": CATEGORY_LABELS[entry.category],
+        "tier_label": TIER_LABELS[entry.tier],
+        "alias_names": "、".join(a.name for a in entry.aliases),
+    }
+
+
+def _catalogue_url(rules_name: str) -> str:
+    url = reverse("pairs")
+    return f"{url}?rules={rules_name}" if rules_name != "xuanjing" else url
+
+
+def _pair_url(code: str, rules_name: str) -> str:
+    url = reverse("pair_detail", args=[code])
+    return f"{url}?rules={rules_name}" if rules_name != "xuanjing" else url
+
+
+# ---------------------------------------------------------------- /cards/
+
+# The 口诀 天地人和梅板三，斧十猫膏下四滥: each word and the kinds it names.
+KOUJUE: tuple[tuple[tuple[str, tuple[Kind, ...], tuple[Kind, ...]], ...], ...] = (
+    (
+        ("天", (Kind.RQ,), ()),
+        ("地", (Kind.R2,), ()),
+        ("人", (Kind.R8,), ()),
+        ("和", (Kind.R4,), ()),
+        ("梅", (Kind.B10,), ()),
+        ("板", (Kind.B4,), ()),
+        ("三", (Kind.B6,), ()),
+    ),
+    (
+        ("斧", (Kind.BJ,), ()),
+        ("十", (Kind.R10,), ()),
+        ("猫", (Kind.R6,), ()),
+        ("膏", (Kind.R7,), ()),
+        ("下四滥", (Kind.B9, Kind.B8, Kind.B7, Kind.B5), (Kind.R3, Kind.JK)),
+    ),
+)
+
+
+def cards(request: HttpRequest) -> HttpResponse:
+    classes = []
+    for cls in sorted(SingleClass, reverse=True):
+        kinds = [k for k in KINDS if k.single_class is cls]
+        classes.append(
+            {
+                "cls": cls,
+                "anchor": f"class-{cls.name.lower()}",
+                "label": CLASS_LABELS[cls],
+                "kinds": [
+                    {
+                        "kind": k,
+                        "cards": [c for c in DECK if c.kind is k],
+                        "counts_as": k.points,
+                        "face": k.face,
+                    }
+                    for k in kinds
+                ],
+            }
+        )
+    koujue = [
+        [
+            {
+                "word": word,
+                "kinds": " ".join(k.code for k in kinds),
+                "also": " ".join(k.code for k in also),
+                "names": "、".join(k.name_zh for k in kinds),
+                "also_names": "、".join(k.name_zh for k in also),
+                "anchor": f"kind-{kinds[0].code}" if len(kinds) == 1 else "class-za",
+            }
+            for word, kinds, also in half
+        ]
+        for half in KOUJUE
+    ]
+    return render(
+        request,
+        "reference/cards.html",
+        {"classes": classes, "koujue": koujue, "kind_count": len(KINDS), "deck_size": len(DECK)},
+    )
+
+
+# ---------------------------------------------------------------- /pairs/
+
+
+@dataclass(frozen=True)
+class PairQuery:
+    q: str
+    cat: str
+    points: int | None
+    rules: str
+
+    @classmethod
+    def from_request(cls, request: HttpRequest) -> PairQuery:
+        q = " ".join(request.GET.get("q", "").split())[:60]
+        cat = request.GET.get("cat", "")
+        cat = cat if cat in FILTER_CATEGORIES else ""
+        raw_points = request.GET.get("points", "")
+        points = int(raw_points) if raw_points in {str(i) for i in range(10)} else None
+        rules = _rules_name(request)
+        if cat == "diwang" and rules != "app":
+            rules = "app"
+        return cls(q, cat, points, rules)
+
+    def url(self, **changes: Any) -> str:
+        params = {"q": self.q, "cat": self.cat, "points": self.points, "rules": self.rules}
+        params.update(changes)
+        clean = {
+            k: v
+            for k, v in params.items()
+            if v not in ("", None) and (k, v) != ("rules", "xuanjing")
+        }
+        base = reverse("pairs")
+        return f"{base}?{urlencode(clean)}" if clean else base
+
+
+def _describe(result: SearchResult, query: PairQuery, total: int) -> str:
+    n = len(result.entries)
+    if result.mode == "all" and not (query.cat or query.points is not None):
+        return ngettext("共 %(n)s 组，从大到小排列。", "共 %(n)s 组，从大到小排列。", n) % {"n": n}
+    found = ngettext("找到 %(n)s 组（共 %(total)s 组）。", "找到 %(n)s 组（共 %(total)s 组）。", n)
+    return found % {"n": n, "total": total}
+
+
+@lru_cache(maxsize=2048)
+def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
+    """(results, count, count for an out-of-band swap) HTML for one query in one
+    language: rendered once, then reused."""
+    catalogue = catalogue_for(query.rules)
+    result = search(catalogue, query.q, query.cat or None, query.points)
+    tiers = []
+    for tier in catalogue.tiers:
+        rows = [e for e in result.entries if e.tier == tier]
+        if rows:
+            tiers.append(
+                {
+                    "key": tier,
+                    "label": TIER_LABELS[tier],
+                    "rows": [_row_html(language, query.rules, e.code) for e in rows],
+                }
+            )
+    impossible = ""
+    if result.impossible and result.kinds:
+        impossible = gettext("这两张凑不成一组：%(name)s只有一张。") % {
+            "name": result.kinds[0].name_zh
+        }
+    context = {
+        "query": query,
+        "result": result,
+        "tiers": tiers,
+        "count_text": _describe(result, query, len(catalogue.entries)),
+        "impossible": impossible,
+        "suggestions": [
+            {"name": s, "url": query.url(q=s, cat="", points=None)} for s in result.suggestions
+        ],
+        "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
+        "reset_url": query.url(q="", cat="", points=None),
+    }
+    results = _squeeze(render_to_string("reference/pairs.html#results", context))
+    count = render_to_string("reference/pairs.html#count", context)
+    count_oob = render_to_string("reference/pairs.html#count", {**context, "oob": True})
+    return results, count, count_oob
+
+
+@lru_cache(maxsize=1024)
+def _row_html(language: str, rules_name: str, code: str) -> str:
+    entry = catalogue_for(rules_name).by_code[code]
+    html = render_to_string(
+        "reference/pairs.html#row",
+        {**_entry_context(entry), "url": _pair_url(code, rules_name)},
+    )
+    return _squeeze(html)
+
+
+def _squeeze(html: str) -> str:
+    """Collapse runs of whitespace (the rows have no <pre>): a third less to send."""
+    return _SPACES.sub(" ", html).strip()
+
+
+_SPACES = re.compile(r"\s+")
+
+
+@vary_on_headers("HX-Request")
+def pairs(request: HttpRequest) -> HttpResponse:
+    query = PairQuery.from_request(request)
+    results, count, count_oob = _results_html(get_language() or "zh-hans", query)
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
+    if htmx and not htmx.history_restore_request:
+        return HttpResponse(results + count_oob)
+    filters = [{"value": k, "label": v} for k, v in FILTER_LABELS.items()]
+    context = {
+        "query": query,
+        "results_html": results,
+        "count_html": count,
+        "filters": filters,
+        "points_options": [
+            {"value": i, "label": TIER_LABELS.get(f"points-{i}", POINTS_ZERO)}
+            for i in range(9, -1, -1)
+        ],
+        "kinds": KINDS,
+        "rules_options": [{"value": k, "label": v} for k, v in RULES_LABELS.items()],
+        "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
+    }
+    return render(request, "reference/pairs.html", context)
+
+
+# ---------------------------------------------------------------- /pairs/<A>-<B>/
+
+
+def _parse_code(code: str) -> Group:
+    parts = code.split("-")
+    if len(parts) != 2 or not all(parts):
+        raise Http404("not a pair code")
+    try:
+        return Group.of(parse_kind(parts[0]), parse_kind(parts[1]))
+    except CardError:
+        raise Http404("no such pair") from None
+
+
+def _chain(catalogue: Catalogue, entry: Entry) -> list[dict[str, Any]]:
+    """The top-card classes of the groups with the same points, strongest first:
+    ``天牌 > 地牌 > 人牌 > … > 梅十 = 板凳 = 长三 > …``."""
+    by_class: dict[SingleClass, list[Kind]] = {}
+    for other in catalogue.points_groups(entry.points):
+        tops = by_class.setdefault(other.group.high.single_class, [])
+        if other.group.high not in tops:
+            tops.append(other.group.high)
+    return [
+        {
+            "names": " = ".join(k.name_zh for k in sorted(kinds)),
+            "label": CLASS_LABELS[cls],
+            "mine": cls is entry.group.high.single_class,
+        }
+        for cls, kinds in sorted(by_class.items(), reverse=True)
+    ]
+
+
+def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
+    group, cat = entry.group, entry.category
+    high, low = group.kinds
+    out: list[str] = []
+    if cat is Category.DINGERHUANG:
+        out.append(
+            gettext(
+                "丁丁配大鬼叫丁二皇，是最大的一组，连天牌一对也比它小。丁丁和大鬼整副牌各只有"
+                "一张，所以一局里最多只有一个人能拿到丁二皇。"
+            )
+        )
+    elif cat is Category.PAIR:
+        same = [e for e in catalogue.tied_with(entry)]
+        out.append(
+            gettext(
+                "两张同一种牌是对子。对子只输给丁二皇，比天九王、杠和所有点子都大。"
+                "对子和对子比单张的等级：%(kind)s属于“%(cls)s”。"
+            )
+            % {"kind": high.name_zh, "cls": CLASS_LABELS[high.single_class]}
+        )
+        if same:
+            out.append(
+                gettext("同一等级的对子一样大，所以它和%(names)s打平。")
+                % {"names": "、".join(e.name for e in same)}
+            )
+    elif cat is Category.TIANJIUWANG:
+        out.append(
+            gettext(
+                "天牌配黑9叫天九王。它不按点数比：只输给丁二皇和对子，比天杠、地杠和所有点子都大。"
+            )
+        )
+    elif cat is Category.DIWANG:
+        out.append(
+            gettext(
+                "按 app 规则，地牌配黑9叫地王，排在天九王之下、天杠之上。"
+                "按旋经规则它只是一点（地九王），是一点里最大的。"
+            )
+        )
+    elif cat in (Category.TIANGANG, Category.DIGANG):
+        if cat is Category.TIANGANG:
+            out.append(
+                gettext(
+                    "天牌配人牌（天红杠）或黑8（天黑杠）是天杠，两种一样大。天杠比地杠大，"
+                    "比所有点子都大，但输给天九王、对子和丁二皇。"
+                )
+            )
+        else:
+            out.append(
+                gettext(
+                    "地牌配人牌（地红杠）或黑8（地黑杠）是地杠，两种一样大。地杠只比天杠小一级，"
+                    "仍然比所有点子都大。"
+                )
+            )
+    else:
+        out.append(
+            gettext("点数相加取个位：%(a)s算%(pa)s点，%(b)s算%(pb)s点，合起来是%(points)s点。")
+            % {
+                "a": high.name_zh,
+                "pa": high.points,
+                "b": low.name_zh,
+                "pb": low.points,
+                "points": entry.points,
+            }
+        )
+        if cat is Category.ZHOU:
+            out.append(
+                gettext(
+                    "个位是零叫“皱”，是最小的一类。所有皱一样大，不看是什么牌："
+                    "这 %(n)s 组皱互相打平。"
+                )
+                % {"n": entry.ties}
+            )
+        else:
+            out.append(
+                gettext(
+                    "点子先比点数，点数多的大。同为%(pwords)s，比最大的单张：这一组最大的单张是"
+                    "%(top)s（%(cls)s）。"
+                )
+                % {
+                    "pwords": TIER_LABELS[entry.tier],
+                    "top": high.name_zh,
+                    "cls": CLASS_LABELS[high.single_class],
+                }
+            )
+    return out
+
+
+def pair_detail(request: HttpRequest, code: str) -> HttpResponse:
+    group = _parse_code(code)
+    if group.code != code:
+        target = reverse("pair_detail", args=[group.code])
+        if request.GET:
+            target += "?" + request.GET.urlencode()
+        return HttpResponsePermanentRedirect(target)
+    rules_name = _rules_name(request)
+    catalogue = catalogue_for(rules_name)
+    entry = catalogue.by_code[group.code]
+    other_name = "app" if rules_name == "xuanjing" else "xuanjing"
+    other = catalogue_for(other_name).by_code[group.code]
+
+    def linked(entries: Sequence[Entry]) -> list[dict[str, Any]]:
+        return [{**_entry_context(e), "url": _pair_url(e.code, rules_name)} for e in entries]
+
+    aliases = [
+        {
+            "name": a.name,
+            "pinyin": a.pinyin,
+            "gloss": gloss(a.name),
+            "traditional": a.traditional if a.traditional != a.name else "",
+            "sources": source_labels(sorted(a.sources, key=("000", "004", "002", "003").index)),
+        }
+        for a in entry.aliases
+    ]
+    names = group.names()
+    context = {
+        **_entry_context(entry),
+        "rules_name": rules_name,
+        "rules_label": RULES_LABELS[rules_name],
+        "other_rules_label": RULES_LABELS[other_name],
+        "other_url": _pair_url(group.code, other_name),
+        "other": other,
+        "other_category_label": CATEGORY_LABELS[other.category],
+        "differs": (other.position, other.category) != (entry.position, entry.category),
+        "traditional": names.traditional if names.traditional != names.name else "",
+        "name_sources": source_labels(entry.sources),
+        "aliases": aliases,
+        "total": len(catalogue.entries),
+        "stronger_count": entry.position - 1,
+        "tied": linked(catalogue.tied_with(entry)),
+        "stronger": linked(catalogue.stronger_neighbours(entry)),
+        "weaker": linked(catalogue.weaker_neighbours(entry)),
+        "explanation": _explanation(catalogue, entry),
+        "chain": _chain(catalogue, entry) if entry.category is Category.POINTS else [],
+        "shows_points": entry.category in (Category.POINTS, Category.ZHOU),
+        "catalogue_url": _catalogue_url(rules_name) + f"#tier-{entry.tier}",
+    }
+    return render(request, "reference/pair_detail.html", context)
+
+
+# ---------------------------------------------------------------- /rules/
+
+
+def _split(head: str, tail: str) -> Split:
+    return Split.parse(head, tail, PRESETS["xuanjing"])
+
+
+def _group_view(group: Group) -> dict[str, Any]:
+    return {"kinds": group.kinds, "name": group.display_name(), "code": group.code}
+
+
+def _seat_view(name: str, split: Split | None, stake: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "stake": stake,
+        "head": _group_view(split.head) if split else None,
+        "tail": _group_view(split.tail) if split else None,
+    }
+
+
+def _settlement_view(seats: Sequence[Seat], result: Settlement) -> dict[str, Any]:
+    return {
+        "seats": [_seat_view(s.name, s.split, s.stake) for s in seats],
+        "folded": [s.name for s in seats if s.folded],
+        "order": result.order,
+        "pi_to": result.pi_to,
+        "transfers": [t for t in result.transfers if t.amount],
+        "nets": [{"name": s.name, "net": result.nets[s.name]} for s in seats],
+    }
+
+
+def _outcome_view(a: Split, b: Split) -> dict[str, Any]:
+    rules = PRESETS["xuanjing"]
+    outcome = compare(a, b, rules)
+    return {
+        "a": _seat_view("", a, 0),
+        "b": _seat_view("", b, 0),
+        "outcome": outcome.value,
+        "mirror": outcome.mirror().value,
+        "head_cmp": _cmp(a.head.rank(rules), b.head.rank(rules)),
+        "tail_cmp": _cmp(a.tail.rank(rules), b.tail.rank(rules)),
+    }
+
+
+def _cmp(a: int, b: int) -> str:
+    return ">" if a > b else "<" if a < b else "="
+
+
+@lru_cache(maxsize=1)
+def _rules_facts() -> dict[str, Any]:
+    """Everything the rules page computes with the engine (language-independent)."""
+    rules = PRESETS["xuanjing"]
+    # 旋经 multi-player example 3, with 钵钵 甲 100, 乙 80, 丙 50 and a folded 皮 of 60.
+    jia = _split("B10 B9", "R3 B6")
+    yi = _split("R2 R7", "BJ B8")
+    bing = _split("RQ R8", "B5 B5")
+    xj_seats = [
+        Seat("甲", 100, jia),
+        Seat("乙", 80, yi),
+        Seat("丙", 50, bing),
+        Seat("丁", 60, folded=True),
+    ]
+    xj = settle(xj_seats, rules)
+    # 003's example: a beats b and c, b beats c; 钵钵 a 50, b 200, c 150.
+    app_seats = [
+        Seat("a", 50, _split("RQ RQ", "R2 R2")),
+        Seat("b", 200, _split("R8 R8", "R4 R4")),
+        Seat("c", 150, _split("B10 B9", "R6 R7")),
+    ]
+    app = settle(app_seats, rules)
+    # 旋经 two-player example 2: the text gives the 皮 to 甲; the rule gives it to 乙.
+    slip_a = _split("RQ B9", "R6 R7")
+    slip_b = _split("R2 B4", "B6 B9")
+    slip = settle([Seat("甲", 3, slip_a), Seat("乙", 3, slip_b), Seat("丙", 1, folded=True)], rules)
+    # 旋经 multi-player example 2 (three 板凳 as written): 甲 and 丙 each beat 乙.
+    mp2 = {
+        "jia_yi": compare(_split("RQ B9", "R2 B4"), _split("B6 B9", "R6 R7"), rules).value,
+        "bing_yi": compare(_split("B4 B4", "R8 B7"), _split("B6 B9", "R6 R7"), rules).value,
+    }
+    # Showdown examples for 吃 / 走 / 死 (旋经 two-player examples 1 and 3, and 2).
+    outcomes = [
+        _outcome_view(_split("RQ RQ", "R2 B4"), _split("R8 BJ", "B6 B9")),
+        _outcome_view(slip_a, slip_b),
+        _outcome_view(_split("R2 R8", "R3 B7"), _split("RQ B8", "R4 B5")),
+    ]
+    mango = []
+    for stakes in STAKES.values():
+        fixed = PRESETS["xuanjing"].with_options(stakes=stakes)
+        escalating = fixed.with_options(mango="escalating")
+        mango.append(
+            {
+                "stakes": stakes,
+                "fixed": mango_amount(fixed, Mango.ZOU),
+                "zou1": mango_amount(escalating, Mango.ZOU, 1),
+                "xiu1": mango_amount(escalating, Mango.XIU, 1),
+                "second": mango_amount(escalating, Mango.XIU, 2),
+                "third": mango_amount(escalating, Mango.XIU, 3),
+                "quan": mango_amount(escalating, Mango.QUAN),
+            }
+        )
+    diwang = Group.parse("R2 B9")
+    return {
+        "xj": _settlement_view(xj_seats, xj),
+        "app": _settlement_view(app_seats, app),
+        "slip": {
+            "jia": _seat_view("甲", slip_a, 0),
+            "yi": _seat_view("乙", slip_b, 0),
+            "outcome": compare(slip_a, slip_b, rules).value,
+            "pi_to": slip.pi_to,
+        },
+        "mp2": mp2,
+        "outcomes": outcomes,
+        "mango": mango,
+        "stakes": list(STAKES.values()),
+        "diwang_xj": CATALOGUES["xuanjing"].by_code[diwang.code],
+        "diwang_app": CATALOGUES["app"].by_code[diwang.code],
+        "win": Outcome.WIN.value,
+        "push": Outcome.PUSH.value,
+        "lose": Outcome.LOSE.value,
+        "default_stakes": rules.stakes,
+        "app_rules": get_rules("app"),
+    }
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "reference/rules.html", _rules_facts())
