@@ -1,2 +1,3 @@
 """Models of the tutorial app (none yet)."""
+from tutorial.models_night import Night, NightEvent  # noqa: F401  (companion: game nights)
 from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard  # noqa: F401  (quiz)

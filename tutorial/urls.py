@@ -4,12 +4,14 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 ``include``) and import its module from ``tutorial.views`` below.
 """
 
-from django.urls import path
+from django.urls import include, path
 
-from tutorial.views import home, reference
+from tutorial.views import calc, home, reference
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("calc/", calc.calc, name="calc"),
+    path("night/", include("tutorial.views.night")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
     path("pairs/", reference.pairs, name="pairs"),

@@ -1,0 +1,393 @@
+"""Game-night scorekeeper: a night, its event log, and the state replayed from it.
+
+A night is stored as its settings plus an append-only list of events (a hand, a
+re-buy, a player leaving).  Everything else — 钵钵, dealer, 芒果 due, the pot, the
+圈芒 orbit — is recomputed by :func:`replay`, so undoing the last entry is just
+deleting the last event.
+
+Decisions (RULES.md §4 and §6, 000's 积分制):
+
+* 芒果 is charged at the start of the hand it belongs to: after a 揍芒 every player
+  but the one left alone pays, after a 休芒 everybody pays; the pot (芒果 plus any
+  皮 left by a 休过河) goes to whoever eats the 皮 of a hand with a result.
+* 圈芒: the first hand recorded at or after the agreed end time starts one last
+  orbit.  Every hand of the orbit everybody pays 芒果 once (a 揍芒 or 休芒 adds no
+  extra charge and keeps the same dealer).  The player who deals the first orbit
+  hand (起头) also deals the last (扫尾, as 000 describes it), so with N players
+  the orbit is N + 1 hands that end with a result; ``QUAN_STARTER_DEALS_LAST``
+  switches to exactly N hands.
+* A player with an empty 钵钵 must re-buy (at least the later-钵钵 minimum) or
+  leave before the next hand is recorded.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+
+from engine.mango import Mango, mango_amount, mango_payers
+from engine.rules import Rules, get_rules
+
+QUAN_STARTER_DEALS_LAST = True
+CENT = Decimal("0.01")
+
+HAND_KINDS = ("show", "zou", "xiu")  # a hand with a result / 揍芒 / 休芒
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Night(models.Model):
+    """One evening of 扯旋.  ``token`` edits, ``view_token`` only reads."""
+
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    view_token = models.CharField(max_length=40, unique=True, default=new_token)
+    title = models.CharField(max_length=60, blank=True)
+    players = models.JSONField(default=list)  # names in seat order (counterclockwise)
+    stakes = models.CharField(max_length=8, default="1、3")
+    rules_name = models.CharField(max_length=16, default="xuanjing")
+    starting_bobo = models.PositiveIntegerField()
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    end_at = models.DateTimeField()
+    bill = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "tutorial"
+
+    def __str__(self) -> str:
+        return self.title or "、".join(self.players)
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.rules_name).with_options(stakes=self.stakes)
+
+    @property
+    def last_seq(self) -> int:
+        """The number of the latest entry (0 before the first): forms carry it so a
+        double tap or a stale second phone cannot record the same hand twice."""
+        seq = self.events.order_by("-seq").values_list("seq", flat=True).first()
+        return int(seq or 0)
+
+    def event_list(self) -> list[NightEvent]:
+        return list(self.events.order_by("seq"))
+
+    def state(self, now: datetime | None = None) -> NightState:
+        return replay(self, self.event_list(), now or timezone.now())
+
+    def active_players(self) -> list[PlayerState]:
+        return [p for p in self.state().players if p.active]
+
+    def add_event(self, kind: str, data: dict[str, Any]) -> NightEvent:
+        last = self.events.order_by("-seq").first()
+        return NightEvent.objects.create(
+            night=self, seq=(last.seq + 1) if last else 1, kind=kind, data=data)
+
+
+class NightEvent(models.Model):
+    """One entry of the night: ``hand`` / ``rebuy`` / ``leave`` with its data (JSON)."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8)
+    data = models.JSONField(default=dict)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "tutorial"
+        ordering = ("seq",)
+        constraints = (
+            models.UniqueConstraint(fields=("night", "seq"), name="night_event_seq_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.night_id}#{self.seq} {self.kind}"
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass
+class PlayerState:
+    seat: int
+    name: str
+    bobo: int
+    bought: int  # starting 钵钵 plus re-buys
+    active: bool = True
+    rebuys: int = 0
+
+    @property
+    def net(self) -> int:
+        return self.bobo - self.bought
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The 芒果 of one hand: why, how much each, and who paid what."""
+
+    kind: Mango
+    amount: int
+    paid: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.paid.values())
+
+
+@dataclass
+class HandRecord:
+    number: int
+    seq: int
+    dealer: str
+    kind: str  # show / zou / xiu
+    quan: bool
+    charge: Charge | None
+    nets: dict[str, int]
+    pot: int  # chips in the middle when the hand was played (carried 皮 + 芒果)
+    pot_to: str | None
+    carried: int  # 皮 left in the middle by a 休过河
+    calc: str
+    at: datetime
+
+
+@dataclass
+class Point:
+    """The 钵钵 of everyone after ``hands`` hands (re-buys add a point at the same x)."""
+
+    hands: int
+    bobo: dict[str, int]
+
+
+@dataclass
+class NightState:
+    players: list[PlayerState]
+    rules: Rules
+    dealer: int  # seat of the next hand's dealer
+    pot: int = 0
+    pending: Mango | None = None
+    pending_winner: str | None = None
+    mango_count: int = 0
+    quan_start: int | None = None  # seat of the 起头 dealer
+    quan_moves: int = 0
+    quan_hands: int = 0
+    quan_done: bool = False
+    hands: list[HandRecord] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
+    end_reached: bool = False
+
+    # ---- queries
+
+    def by_name(self, name: str) -> PlayerState | None:
+        return next((p for p in self.players if p.name == name), None)
+
+    @property
+    def active(self) -> list[PlayerState]:
+        return [p for p in self.players if p.active]
+
+    @property
+    def broke(self) -> list[PlayerState]:
+        """Players at 0 who must re-buy or leave before the next hand."""
+        return [p for p in self.active if p.bobo <= 0]
+
+    @property
+    def in_quan(self) -> bool:
+        """The next hand belongs to the 圈芒 orbit."""
+        return not self.quan_done and (self.quan_start is not None or self.end_reached)
+
+    @property
+    def dealer_name(self) -> str:
+        return self.players[self.dealer].name
+
+    @property
+    def dangjia_name(self) -> str:
+        """挡家: the first player after the dealer, who receives cards first."""
+        return self.players[self._next_active(self.dealer)].name
+
+    @property
+    def can_play(self) -> bool:
+        return not self.quan_done and len(self.active) >= 2 and not self.broke
+
+    @property
+    def quan_total(self) -> int:
+        n = len(self.active)
+        return n + 1 if QUAN_STARTER_DEALS_LAST else n
+
+    def next_charge(self) -> Charge | None:
+        """The 芒果 the next hand starts with (None if nothing is due)."""
+        return self._charge(self.in_quan)
+
+    def standings(self) -> list[PlayerState]:
+        return sorted(self.players, key=lambda p: (-p.net, p.seat))
+
+    # ---- mechanics
+
+    def _next_active(self, seat: int) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if self.players[candidate].active:
+                return candidate
+        return seat
+
+    def _charge(self, quan: bool) -> Charge | None:
+        names = [p.name for p in self.active]
+        if quan:
+            kind = Mango.QUAN
+            payers = names
+        elif self.pending is not None:
+            kind = self.pending
+            payers = mango_payers(kind, names, self.pending_winner)
+        else:
+            return None
+        amount = mango_amount(self.rules, kind, self.mango_count + 1)
+        paid = {}
+        for name in payers:
+            player = self.by_name(name)
+            assert player is not None
+            paid[name] = min(amount, max(player.bobo, 0))
+        return Charge(kind, amount, paid)
+
+    def snapshot(self) -> None:
+        self.points.append(Point(len(self.hands), {p.name: p.bobo for p in self.players}))
+
+    def play(self, event: NightEvent) -> None:
+        data = event.data
+        quan = bool(data.get("quan")) and not self.quan_done
+        if not self.players[self.dealer].active:
+            self.dealer = self._next_active(self.dealer)
+        if quan and self.quan_start is None:
+            self.quan_start = self.dealer
+        charge = self._charge(quan)
+        if charge is not None:
+            for name, amount in charge.paid.items():
+                player = self.by_name(name)
+                assert player is not None
+                player.bobo -= amount
+            self.pot += charge.total
+            if charge.kind is not Mango.QUAN:
+                self.mango_count += 1
+        kind = str(data.get("kind", "show"))
+        nets = {str(k): int(v) for k, v in dict(data.get("nets", {})).items()}
+        for name, net in nets.items():
+            player = self.by_name(name)
+            if player is not None:
+                player.bobo += net
+        pot_before = self.pot
+        pot_to = data.get("pot_to") or None
+        carried = 0
+        if kind == "xiu":
+            carried = -sum(nets.values())
+            self.pot += carried
+            pot_to = None
+            self.pending, self.pending_winner = Mango.XIU, None
+        else:
+            winner = self.by_name(str(pot_to)) if pot_to else None
+            if winner is not None:
+                winner.bobo += self.pot
+                self.pot = 0
+            if kind == "zou":
+                self.pending, self.pending_winner = Mango.ZOU, pot_to
+            else:
+                self.pending, self.pending_winner = None, None
+        dealer = self.dealer
+        self.hands.append(HandRecord(
+            number=len(self.hands) + 1, seq=event.seq, dealer=self.players[dealer].name,
+            kind=kind, quan=quan, charge=charge, nets=nets, pot=pot_before,
+            pot_to=str(pot_to) if pot_to else None, carried=carried,
+            calc=str(data.get("calc", "")), at=event.at))
+        if quan:
+            self.pending, self.pending_winner = None, None  # 圈芒 charges every hand anyway
+            self.quan_hands += 1
+            if kind == "show":
+                if QUAN_STARTER_DEALS_LAST:
+                    done = dealer == self.quan_start and self.quan_moves > 0
+                else:
+                    done = self.quan_moves + 1 >= len(self.active)
+                self.quan_moves += 1
+                self.dealer = self._next_active(dealer)
+                self.quan_done = done
+        else:
+            self.dealer = self._next_active(dealer)
+        self.snapshot()
+
+    def apply(self, event: NightEvent) -> None:
+        player = self.by_name(str(event.data.get("player", "")))
+        if event.kind == "hand":
+            self.play(event)
+        elif player is not None and event.kind == "rebuy":
+            amount = int(event.data.get("amount", 0))
+            player.bobo += amount
+            player.bought += amount
+            player.rebuys += 1
+            player.active = True
+            self.snapshot()
+        elif player is not None and event.kind == "leave":
+            player.active = False
+
+
+def replay(night: Night, events: list[NightEvent], now: datetime) -> NightState:
+    players = [
+        PlayerState(i, name, night.starting_bobo, night.starting_bobo)
+        for i, name in enumerate(night.players)
+    ]
+    state = NightState(players, night.rules, dealer=night.first_dealer % max(len(players), 1))
+    state.snapshot()
+    for event in events:
+        state.apply(event)
+    state.end_reached = now >= night.end_at
+    return state
+
+
+# --------------------------------------------------------------------------- dinner
+
+
+@dataclass(frozen=True)
+class DinnerShare:
+    name: str
+    role: str  # "loser" pays half, "winner" pays nothing, "rest" share the other half
+    amount: Decimal
+
+
+def dinner_split(nets: dict[str, int], bill: Decimal) -> list[DinnerShare]:
+    """积分制 dinner: the biggest loser pays half the bill, the biggest winner nothing,
+    everyone else shares the other half equally.
+
+    Ties: players tied for the biggest loss share the loser's half; players tied for
+    the biggest win all pay nothing.  If nobody is left to share the other half (two
+    players, or everyone else tied for the win), the loser(s) pay it too.  If all
+    results are equal there is no loser or winner: everyone pays the same.  Amounts
+    are rounded down to the cent and the leftover cents go to the loser(s) first."""
+    names = list(nets)
+    if not names:
+        return []
+    cents = int((bill * 100).to_integral_value(ROUND_DOWN))
+    low, high = min(nets.values()), max(nets.values())
+    if low == high:
+        return _shares(names, [], cents, "rest")
+    losers = [n for n in names if nets[n] == low]
+    winners = [n for n in names if nets[n] == high]
+    rest = [n for n in names if n not in losers and n not in winners]
+    if not rest:
+        return _shares(losers, winners, cents, "loser")
+    half = cents // 2
+    out = _shares(losers, [], cents - half, "loser")  # the odd cent goes to the loser
+    out += _shares(rest, [], half, "rest")
+    out += [DinnerShare(n, "winner", Decimal("0.00")) for n in winners]
+    order = {n: i for i, n in enumerate(names)}
+    return sorted(out, key=lambda s: order[s.name])
+
+
+def _shares(payers: list[str], free: list[str], cents: int, role: str) -> list[DinnerShare]:
+    each, extra = divmod(cents, len(payers))
+    out = [
+        DinnerShare(n, role, (Decimal(each + (1 if i < extra else 0)) / 100).quantize(CENT))
+        for i, n in enumerate(payers)
+    ]
+    return out + [DinnerShare(n, "winner", Decimal("0.00")) for n in free]

@@ -1,0 +1,579 @@
+"""Game-night scorekeeper (``/night/``): players, stakes, hands, 芒果, re-buys, 圈芒,
+running totals with a chart, undo, final standings, the 积分制 dinner split, CSV.
+
+URLs (``include``d at ``night/``):
+
+* ``/night/``                    create a night (POST); lists the nights of this browser
+* ``/night/<token>/``            the organiser's page; every change is a POST here with
+                                 ``do=hand|calc|rebuy|leave|undo|quan|end|bill``
+* ``/night/v/<view_token>/``     read-only page for the others (htmx polls it)
+* ``/night/v/<view_token>/csv``  CSV export of every entry
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+from decimal import Decimal, InvalidOperation
+from itertools import pairwise
+from typing import Any
+
+from django.contrib import messages
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    QueryDict,
+)
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from engine.mango import Mango
+from engine.rules import STAKES
+from engine.settle import SettleError, settle
+from tutorial.models_night import (
+    Night,
+    NightEvent,
+    NightState,
+    dinner_split,
+    replay,
+)
+from tutorial.views.calc import is_htmx
+
+MAX_PLAYERS = 8
+NAME_MAX = 20
+BOBO_MAX = 10_000_000
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
+SESSION_KEY = "companion_nights"
+
+
+def night_by_token(token: str) -> Night | None:
+    """The night this organiser token edits, or None."""
+    if not TOKEN_RE.fullmatch(token):
+        return None
+    return Night.objects.filter(token=token).first()
+
+
+def _night_or_404(**lookup: str) -> Night:
+    value = next(iter(lookup.values()))
+    if not TOKEN_RE.fullmatch(value):
+        raise Http404
+    night = Night.objects.filter(**lookup).first()
+    if night is None:
+        raise Http404
+    return night
+
+
+def _int(text: str, lo: int, hi: int) -> int | None:
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?\d{1,9}", text):
+        return None
+    value = int(text)
+    return value if lo <= value <= hi else None
+
+
+def _name_error(name: str) -> str | None:
+    if ":" in name or len(name) > NAME_MAX:
+        return _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
+    return None
+
+
+# --------------------------------------------------------------------------- create
+
+
+def _parse_end(text: str, tz_offset: str, now: datetime) -> datetime | None:
+    """``HH:MM`` today (tomorrow if that has passed), in the browser's time zone when
+    the page sent its offset (minutes, as JavaScript's getTimezoneOffset), else the
+    site's."""
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", text.strip())
+    if not match or int(match[1]) > 23 or int(match[2]) > 59:
+        return None
+    offset = _int(tz_offset, -840, 840) if tz_offset else None
+    tz = (dt_timezone(timedelta(minutes=-offset)) if offset is not None
+          else timezone.get_current_timezone())
+    local = now.astimezone(tz)
+    end = local.replace(hour=int(match[1]), minute=int(match[2]), second=0, microsecond=0)
+    if end <= local:
+        end += timedelta(days=1)
+    return end
+
+
+def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, Any]]:
+    errors: dict[str, str] = {}
+    names = [data.get(f"player{i}", "").strip() for i in range(1, MAX_PLAYERS + 1)]
+    given = [n for n in names if n]
+    for i, name in enumerate(names, start=1):
+        problem = _name_error(name) if name else None
+        if problem:
+            errors[f"player{i}"] = problem
+        elif name and names[: i - 1].count(name):
+            errors[f"player{i}"] = _("这个名字前面已经有了，每人名字要不一样。")
+    if len(given) < 2 and "player1" not in errors:
+        errors["players"] = _("至少要两个人。")
+    stakes_name = data.get("stakes", "")
+    stakes = STAKES.get(stakes_name)
+    if stakes is None:
+        errors["stakes"] = _("选一种打法。")
+    bobo_text = data.get("bobo", "").strip()
+    bobo = _int(bobo_text, 0, BOBO_MAX)
+    if bobo is None:
+        errors["bobo"] = _("钵钵要写整数。")
+    elif stakes is not None and bobo < stakes.first_bobo:
+        errors["bobo"] = _("打 %(stakes)s，头一次的钵钵至少 %(min)d。") % {
+            "stakes": stakes.name, "min": stakes.first_bobo}
+    end = _parse_end(data.get("end", ""), data.get("tz", ""), timezone.now())
+    if end is None:
+        errors["end"] = _("写上几点打圈芒，比如 18:00。")
+    rules_name = data.get("rules", "xuanjing")
+    if rules_name not in ("xuanjing", "app"):
+        errors["rules"] = _("选一种芒果算法。")
+    title = data.get("title", "").strip()[:60]
+    values = {"names": names, "stakes": stakes_name, "bobo": bobo_text, "title": title,
+              "end": data.get("end", ""), "rules": rules_name}
+    if errors:
+        return None, errors, values
+    assert end is not None and bobo is not None
+    night = Night.objects.create(title=title, players=given, stakes=stakes_name,
+                                 rules_name=rules_name, starting_bobo=bobo, end_at=end)
+    return night, errors, values
+
+
+@require_http_methods(["GET", "POST"])
+def night_home(request: HttpRequest) -> HttpResponse:
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",
+                              "end": "", "title": "", "rules": "xuanjing"}
+    if request.method == "POST":
+        night, errors, values = _create(request.POST)
+        if night is not None:
+            mine = request.session.get(SESSION_KEY, [])
+            request.session[SESSION_KEY] = [night.token, *mine][:20]
+            messages.success(request, _("开好了。这个页面的地址能改记分，只给记分的人；"
+                                        "给大家看用页面下方的只读链接。"))
+            return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
+    tokens = request.session.get(SESSION_KEY, [])
+    mine_nights = list(Night.objects.filter(token__in=tokens).order_by("-created")[:20])
+    context = {
+        "errors": errors,
+        "values": values,
+        "slots": [(i, name, errors.get(f"player{i}", ""))
+                  for i, name in enumerate(values["names"], start=1)],
+        "stakes": list(STAKES.values()),
+        "mine": mine_nights,
+    }
+    status = 400 if errors and not is_htmx(request) else 200
+    return render(request, "night/home.html", context, status=status)
+
+
+# --------------------------------------------------------------------------- record
+
+
+@dataclass
+class Problem(Exception):
+    errors: dict[str, str]
+
+
+def _stale() -> str:
+    return _("记分在这之间已经改过了（可能点了两次）。看看最新的记录再来。")
+
+
+def _check_fresh(night: Night, data: QueryDict) -> None:
+    """Refuse a form made before the last change (a double tap, a second phone)."""
+    last = night.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    if data.get("after", "") != str(last):
+        raise Problem({"form": _stale()})
+
+
+def _check_can_play(state: NightState) -> None:
+    if state.quan_done:
+        raise Problem({"form": _("圈芒已经打完，今晚不再记新的一盘。")})
+    if state.broke:
+        raise Problem({"form": _("%(names)s 的钵钵输光了：先补钵钵或离场，再记下一盘。") % {
+            "names": "、".join(p.name for p in state.broke)}})
+    if len(state.active) < 2:
+        raise Problem({"form": _("桌上不到两个人，记不了。")})
+
+
+def _after_mango(state: NightState) -> dict[str, int]:
+    charge = state.next_charge()
+    paid = charge.paid if charge else {}
+    return {p.name: p.bobo - paid.get(p.name, 0) for p in state.active}
+
+
+def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
+    kind = data.get("kind", "")
+    if kind not in ("show", "zou", "xiu"):
+        raise Problem({"kind": _("选这一盘是怎么结束的。")})
+    errors: dict[str, str] = {}
+    left = _after_mango(state)
+    nets: dict[str, int] = {}
+    for p in state.active:
+        text = data.get(f"net{p.seat}", "").strip() or "0"
+        value = _int(text, -BOBO_MAX, BOBO_MAX)
+        if value is None:
+            errors[f"net{p.seat}"] = _("写整数（输了写负数），没输没赢写 0。")
+            continue
+        if value < -left[p.name]:
+            errors[f"net{p.seat}"] = _("%(name)s 只有 %(left)d，最多输 %(left)d。") % {
+                "name": p.name, "left": left[p.name]}
+        if kind == "xiu" and value > 0:
+            errors[f"net{p.seat}"] = _("休过河没人赢：甩牌的人写留下的皮（负数），其余写 0。")
+        nets[p.name] = value
+    pot_to = data.get("pot_to", "").strip()
+    charge = state.next_charge()
+    pot = state.pot + (charge.total if charge else 0)
+    if kind != "xiu":
+        if not errors and sum(nets.values()) != 0:
+            errors["nets"] = _("输赢加起来要等于 0，现在是 %(sum)+d。") % {
+                "sum": sum(nets.values())}
+        if pot_to and pot_to not in left:
+            errors["pot_to"] = _("选桌上的一个人。")
+        elif kind == "zou" and not pot_to:
+            errors["pot_to"] = _("揍芒：选最后剩下的那个人。")
+        elif not pot_to and pot > 0:
+            errors["pot_to"] = _("桌上有 %(pot)d 的芒果和皮：选谁吃了皮。") % {"pot": pot}
+    if errors:
+        raise Problem(errors)
+    return {"kind": kind, "nets": {k: v for k, v in nets.items() if v},
+            "pot_to": pot_to if kind != "xiu" else "", "quan": state.in_quan}
+
+
+def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
+    from tutorial.views.calc import compute, parse_query
+
+    query = data.get("q", "")[:4000]
+    table = parse_query(QueryDict(query))
+    result = compute(table)
+    if result is None:
+        raise Problem({"form": _("算账的表有错，回到算账页改好再记。")})
+    left = _after_mango(state)
+    errors = []
+    for seat in result.seats:
+        if seat.name not in left:
+            errors.append(_("%(name)s 不在今晚桌上（或已经离场）。") % {"name": seat.name})
+        elif seat.stake > left[seat.name]:
+            errors.append(_("%(name)s 只有 %(left)d 钵钵，下不了 %(stake)d。") % {
+                "name": seat.name, "left": left[seat.name], "stake": seat.stake})
+    if errors:
+        raise Problem({"form": " ".join(errors)})
+    try:
+        settled = settle(result.seats, table.rules)
+    except SettleError as e:  # pragma: no cover - compute() already settled it
+        raise Problem({"form": str(e)}) from None
+    return {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
+            "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
+
+
+def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
+    player = state.by_name(data.get("player", ""))
+    if player is None:
+        raise Problem({"rebuy_player": _("选一个人。")})
+    minimum = night.rules.stakes.later_bobo
+    amount = _int(data.get("amount", ""), 0, BOBO_MAX)
+    if amount is None or amount < minimum:
+        raise Problem({"amount": _("补钵钵至少 %(min)d。") % {"min": minimum}})
+    return {"player": player.name, "amount": amount}
+
+
+def _leave(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
+    player = state.by_name(data.get("player", ""))
+    if player is None or not player.active:
+        raise Problem({"leave_player": _("选桌上的一个人。")})
+    return {"player": player.name}
+
+
+def _apply_post(request: HttpRequest, night: Night) -> None:
+    data = request.POST
+    action = data.get("do", "")
+    state = night.state()
+    if action in ("hand", "calc"):
+        _check_fresh(night, data)
+        _check_can_play(state)
+        record = _record_manual if action == "hand" else _record_calc
+        night.add_event("hand", record(night, state, data))
+        after = night.state()
+        messages.success(request, _("第 %(n)d 盘记好了。") % {"n": len(after.hands)})
+        if after.quan_done:
+            messages.info(request, _("圈芒打完了，今晚到此结束：看最后的输赢和饭钱。"))
+    elif action in ("rebuy", "leave"):
+        _check_fresh(night, data)
+        night.add_event(action, (_rebuy if action == "rebuy" else _leave)(night, state, data))
+        messages.success(request, _("记好了。"))
+    elif action == "undo":
+        last = night.events.order_by("-seq").first()
+        if last is None:
+            raise Problem({"form": _("还没有可以撤销的记录。")})
+        if data.get("seq", "") != str(last.seq):
+            raise Problem({"form": _stale()})
+        last.delete()
+        messages.success(request, _("撤销了最后一条记录。"))
+    elif action == "quan":
+        night.end_at = timezone.now()
+        night.save(update_fields=["end_at"])
+        messages.success(request, _("到点了：下一盘开始打圈芒。"))
+    elif action == "end":
+        end = _parse_end(data.get("end", ""), data.get("tz", ""), timezone.now())
+        if end is None:
+            raise Problem({"end": _("写上几点打圈芒，比如 18:00。")})
+        if state.quan_start is not None:
+            raise Problem({"end": _("圈芒已经开始了，不能再改时间。")})
+        night.end_at = end
+        night.save(update_fields=["end_at"])
+        messages.success(request, _("改好了。"))
+    elif action == "bill":
+        try:
+            bill = Decimal(data.get("bill", "").strip().replace("，", "."))
+        except InvalidOperation:
+            bill = Decimal(-1)
+        if not bill.is_finite() or bill < 0 or bill > 1_000_000:
+            raise Problem({"bill": _("写饭钱的总数，比如 480 或 480.5。")})
+        night.bill = bill.quantize(Decimal("0.01"))
+        night.save(update_fields=["bill"])
+        messages.success(request, _("饭钱算好了。"))
+    else:
+        raise Problem({"form": _("不认识的操作。")})
+
+
+@require_http_methods(["GET", "POST"])
+def night_edit(request: HttpRequest, token: str) -> HttpResponse:
+    night = _night_or_404(token=token)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            _apply_post(request, night)
+        except Problem as problem:
+            errors = problem.errors
+        else:
+            return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
+    context = _context(request, night, editable=True, errors=errors)
+    status = 400 if errors and not is_htmx(request) else 200
+    return render(request, "night/night.html", context, status=status)
+
+
+def night_view(request: HttpRequest, view_token: str) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    night = _night_or_404(view_token=view_token)
+    context = _context(request, night, editable=False, errors={})
+    if is_htmx(request) and request.GET.get("live"):
+        return render(request, "night/night.html#live", context)
+    return render(request, "night/night.html", context)
+
+
+# --------------------------------------------------------------------------- page
+
+
+def _context(request: HttpRequest, night: Night, *, editable: bool,
+             errors: dict[str, str]) -> dict[str, Any]:
+    events = night.event_list()
+    state = replay(night, events, timezone.now())
+    charge = state.next_charge()
+    nets = {p.name: p.net for p in state.players}
+    dinner = dinner_split(nets, night.bill) if night.bill is not None else []
+    last = events[-1] if events else None
+    view_url = request.build_absolute_uri(reverse("night_view", args=[night.view_token]))
+    names = [p.name for p in state.active]
+    calc_url = reverse("calc") + "?night=" + night.token if editable else ""
+    post = request.POST if request.method == "POST" else QueryDict()
+    manual_rows = [
+        (p, post.get(f"net{p.seat}", ""), errors.get(f"net{p.seat}", "")) for p in state.active
+    ]
+    hand_rows = [
+        (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
+        for hand in reversed(state.hands)
+    ]
+    return {
+        "night": night,
+        "state": state,
+        "editable": editable,
+        "errors": errors,
+        "post": post,
+        "manual_rows": manual_rows,
+        "hand_rows": hand_rows,
+        "last_label": _event_label(last) if last else "",
+        "charge": charge,
+        "pot_next": state.pot + (charge.total if charge else 0),
+        "stakes": night.rules.stakes,
+        "last": last,
+        "last_seq": last.seq if last else 0,
+        "view_url": view_url,
+        "edit_url": request.build_absolute_uri(reverse("night_edit", args=[night.token])),
+        "csv_url": reverse("night_csv", args=[night.view_token]),
+        "calc_url": calc_url,
+        "chart": chart(state),
+        "standings": state.standings(),
+        "dinner": dinner,
+        "names": names,
+        "quan_kind": Mango.QUAN,
+        "end_local": timezone.localtime(night.end_at),
+    }
+
+
+def _event_label(event: NightEvent) -> str:
+    if event.kind == "hand":
+        return _("最后记的一盘")
+    who = str(event.data.get("player", ""))
+    if event.kind == "rebuy":
+        return _("%(name)s 补钵钵 %(amount)s") % {"name": who, "amount": event.data.get("amount")}
+    return _("%(name)s 离场") % {"name": who}
+
+
+# --------------------------------------------------------------------------- chart
+
+
+@dataclass
+class Series:
+    index: int
+    name: str
+    points: str  # SVG polyline points
+    values: list[int]
+    label_x: float
+    label_y: float
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    series: list[Series]
+    y_ticks: list[tuple[float, int]]
+    x_ticks: list[tuple[float, int]]
+    rows: list[tuple[int, list[int]]]  # (hands, bobo per player) for the data table
+    names: list[str]
+    left: int
+    right: int
+    top: int
+    bottom: int
+    summary: str
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def plot_bottom(self) -> int:
+        return self.height - self.bottom
+
+    @property
+    def tick_x(self) -> int:
+        return self.left - 6
+
+    @property
+    def x_label_y(self) -> int:
+        return self.height - self.bottom + 18
+
+
+def chart(state: NightState) -> Chart:
+    """Each player's 钵钵 after every hand, as SVG coordinates (drawn by the template)."""
+    width, height, left, right, top, bottom = 640, 320, 56, 96, 16, 36
+    names = [p.name for p in state.players]
+    points = state.points
+    hands = max(points[-1].hands, 1)
+    high = max((v for pt in points for v in pt.bobo.values()), default=1)
+    high = max(_nice(high), 1)
+
+    def x(h: int) -> float:
+        return round(left + (width - left - right) * h / hands, 1)
+
+    def y(v: int) -> float:
+        return round(height - bottom - (height - top - bottom) * max(v, 0) / high, 1)
+
+    series = []
+    for i, name in enumerate(names):
+        values = [pt.bobo[name] for pt in points]
+        coords = " ".join(f"{x(pt.hands)},{y(pt.bobo[name])}" for pt in points)
+        series.append(Series(i, name, coords, values, x(points[-1].hands) + 6,
+                             y(values[-1]) + 4))
+    _spread_labels(series, top + 8, height - bottom)
+    step = max(hands // 8, 1)
+    x_ticks = [(x(h), h) for h in range(0, hands + 1, step)]
+    y_ticks = [(y(high * k // 4), high * k // 4) for k in range(5)]
+    summary = "；".join(
+        _("%(name)s 从 %(start)d 到 %(end)d") % {
+            "name": s.name, "start": s.values[0], "end": s.values[-1]}
+        for s in series)
+    return Chart(width, height, series, y_ticks, x_ticks,
+                 [(pt.hands, [pt.bobo[n] for n in names]) for pt in points], names,
+                 left, right, top, bottom, summary)
+
+
+def _nice(value: int) -> int:
+    """A round upper bound for the axis."""
+    for power in range(0, 9):
+        for base in (1, 2, 2.5, 5):
+            bound = int(base * 10**power)
+            if bound >= value:
+                return bound
+    return value
+
+
+def _spread_labels(series: list[Series], lo: float, hi: float) -> None:
+    """Keep the end-of-line name labels at least 14 px apart."""
+    ordered = sorted(series, key=lambda s: s.label_y)
+    for a, b in pairwise(ordered):
+        if b.label_y - a.label_y < 14:
+            b.label_y = a.label_y + 14
+    overflow = ordered[-1].label_y - hi if ordered else 0
+    if overflow > 0:
+        for s in ordered:
+            s.label_y = max(lo, s.label_y - overflow)
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
+    night = _night_or_404(view_token=view_token)
+    events = night.event_list()
+    names = list(night.players)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="chexuan-night-{night.pk}.csv"'
+    response.write("\ufeff")  # so spreadsheet programs read UTF-8
+    writer = csv.writer(response)
+    writer.writerow([_("序号"), _("时间"), _("记录"), _("发牌"), _("芒果"), _("皮归"),
+                     *(f"{n} {_('输赢')}" for n in names),
+                     *(f"{n} {_('钵钵')}" for n in names)])
+    state = replay(night, [], timezone.now())
+    for event in events:
+        hands_before = len(state.hands)
+        state.apply(event)
+        at = timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M")
+        if event.kind == "hand" and len(state.hands) > hands_before:
+            hand = state.hands[-1]
+            label = {"show": _("比牌"), "zou": _("揍芒"), "xiu": _("休芒")}[hand.kind]
+            if hand.quan:
+                label += " " + _("（圈芒）")
+            mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
+                     if hand.charge else "")
+            nets = [hand.nets.get(n, 0) for n in names]
+            row = [hand.number, at, label, hand.dealer, mango, hand.pot_to or ""]
+        else:
+            who = str(event.data.get("player", ""))
+            if event.kind == "rebuy":
+                label = _("%(name)s 补钵钵 %(amount)s") % {
+                    "name": who, "amount": event.data.get("amount")}
+            else:
+                label = _("%(name)s 离场") % {"name": who}
+            nets = [0 for _n in names]
+            row = ["", at, label, "", "", ""]
+        writer.writerow([*row, *nets, *(p.bobo for p in state.players)])
+    writer.writerow(["", "", _("总输赢"), "", "", "", *(p.net for p in state.players),
+                     *(p.bobo for p in state.players)])
+    return response
+
+
+urlpatterns = [
+    path("", night_home, name="night"),
+    path("v/<str:view_token>/", night_view, name="night_view"),
+    path("v/<str:view_token>/csv", night_csv, name="night_csv"),
+    path("<str:token>/", night_edit, name="night_edit"),
+]
+
