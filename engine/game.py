@@ -348,12 +348,19 @@ class Game:
         h = self.state.hand
         if h is None or not h.cards[seat]:
             return []
-        dealt = min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
+        dealt = self.dealt(seat)
         if viewer == seat:
             return h.cards[seat][:dealt]
         if h.result is not None and str(seat) in h.splits:
             return h.cards[seat]
         return h.cards[seat][2:dealt]  # cards 3 and 4 lie face up once dealt
+
+    def dealt(self, seat: int) -> int:
+        """How many cards ``seat`` has been dealt in the current (or last) hand."""
+        h = self.state.hand
+        if h is None or not h.cards[seat]:
+            return 0
+        return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
 
     def legal_actions(self, seat: int | None = None) -> Legal:
         st = self.state

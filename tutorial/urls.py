@@ -9,6 +9,7 @@ from django.urls import include, path
 from tutorial.views import calc, home, reference
 
 urlpatterns = [
+    path("table/", include("tutorial.views.table")),
     path("", home.home, name="home"),
     path("calc/", calc.calc, name="calc"),
     path("night/", include("tutorial.views.night")),

@@ -1,0 +1,170 @@
+"""The practice table in a real browser: whole hands to settlement, with the squeeze
+(keyboard and no-JS fallback) and the split by clicking cards."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.game import Act, Action, Game
+from tutorial.models_table import PracticeTable
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STRONG_BOTS = {0: ["R3", "JK", "B10", "B4"], 1: ["RQ", "RQ", "R2", "R2"],
+               2: ["R8", "R8", "R4", "R4"]}
+
+
+def open_table(page: Any, live_server: Any, level: str = "strong") -> str:
+    page.goto(f"{live_server.url}/table/")
+    page.select_option("#bots", "2")
+    page.check(f"input[name=level][value={level}]")
+    page.click("button[type=submit]:has-text('开桌')")
+    page.wait_for_selector("#board")
+    return str(page.url)
+
+
+def stack(url: str, hands: dict[int, list[str]]) -> None:
+    """Deal the first hand with these cards; the human (seat 0) speaks first."""
+    table = PracticeTable.objects.get(pk=uuid.UUID(url.rstrip("/").split("/")[-1]))
+    game = Game.from_dict(table.state)
+    game.state.dealer = 1
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands)))
+    table.state = game.to_dict()
+    table.seq = game.seq
+    table.save()
+
+
+def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = True) -> None:
+    """Call/open until the showdown; squeeze; split the first two cards together."""
+    squeezed = False
+    for _ in range(80):
+        if page.locator(".result").count():
+            return
+        if page.locator(".squeeze__cover").count():
+            screenshot(page, "table-squeeze-start")
+            cover = page.locator(".squeeze__cover")
+            if squeeze_keys:
+                cover.focus()
+                for _step in range(5):
+                    page.keyboard.press("ArrowDown")
+                assert cover.get_attribute("aria-valuenow") == "5"
+                screenshot(page, "table-squeeze-half")
+                for _step in range(5):
+                    page.keyboard.press("ArrowDown")
+            else:
+                page.click(".squeeze__form button")
+            page.wait_for_selector(".squeeze__cover", state="detached")
+            squeezed = True
+            continue
+        if page.locator(".split").count():
+            screenshot(page, "table-split")
+            page.click(".split a:has-text('提示')")
+            page.wait_for_selector(".hint")
+            picks = page.locator(".split__pick")
+            picks.nth(0).click()
+            picks.nth(1).click()
+            page.click(".split button:has-text('扯')")
+            page.wait_for_selector(".result")
+            assert squeezed
+            return
+        raise_button = page.locator("button[data-act=raise]")
+        if raise_button.count() and page.locator("button[data-act=check]").count():
+            raise_button.click()  # 发招 in rounds 2–3 so that the hand goes on
+        elif page.locator("button[data-act=call]").count():
+            page.click("button[data-act=call]")
+        else:
+            page.wait_for_timeout(400)  # the bots act, one per 0.7 s
+            continue
+        page.wait_for_timeout(300)
+    pytest.fail("the hand did not finish")
+
+
+def test_whole_hand_with_squeeze_and_split(browser_page: Any, live_server: Any,
+                                           screenshot: Callable[..., Any],
+                                           axe: Callable[..., Any]) -> None:
+    page = browser_page
+    url = open_table(page, live_server)
+    stack(url, STRONG_BOTS)
+    page.goto(url)
+    screenshot(page, "table-round1")
+    axe(page)
+    assert page.locator("button[data-act=call]").count() == 1
+    play_hand(page, screenshot)
+    result = page.locator(".result")
+    assert "吃皮" in result.inner_text()
+    assert page.locator(".transfers tr").count() >= 2
+    screenshot(page, "table-result")
+    axe(page)
+    # the next hand starts with one click; a reload keeps everything
+    page.click("button:has-text('下一手')")
+    page.wait_for_selector(".seat--turn")
+    page.reload()
+    assert page.locator(".board__info").inner_text().count("第 2 手") == 1
+    page.goto(url + "history")
+    assert "第 1 手" in page.inner_text("main")
+    page.click("a:has-text('回放')")
+    page.wait_for_selector(".replay")
+    screenshot(page, "table-history")
+
+
+def test_whole_hand_without_javascript(chromium_browser: Any, live_server: Any,
+                                       screenshot: Callable[..., Any]) -> None:
+    context = chromium_browser.new_context(java_script_enabled=False, locale="zh-CN",
+                                           viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        url = open_table(page, live_server)
+        stack(url, STRONG_BOTS)
+        page.goto(url)
+        for _ in range(80):
+            if page.locator(".result").count():
+                break
+            if page.locator(".bot-step").count():
+                page.click(".bot-step button")  # no polling without JS: step by hand
+                continue
+            if page.locator(".squeeze__form").count():
+                page.click(".squeeze__form button")
+                continue
+            if page.locator(".split").count():
+                page.locator(".split__pick input").nth(0).check()
+                page.locator(".split__pick input").nth(2).check()
+                page.click(".split button:has-text('扯')")
+                continue
+            if page.locator("button[data-act=raise]").count() and \
+                    page.locator("button[data-act=check]").count():
+                page.click("button[data-act=raise]")
+            else:
+                page.click("button[data-act=call]")
+        assert page.locator(".result").count() == 1
+        screenshot(page, "table-nojs-result")
+    finally:
+        context.close()
+
+
+def test_stale_tab_is_told(browser_page: Any, live_server: Any) -> None:
+    page = browser_page
+    url = open_table(page, live_server)
+    stack(url, STRONG_BOTS)
+    page.goto(url)
+    other = page.context.new_page()
+    other.goto(url)
+    other.click("button[data-act=call]")
+    other.wait_for_timeout(300)
+    page.click("button[data-act=fold]")  # this tab is now stale
+    page.wait_for_selector(".table-error")
+    assert "过期" in page.inner_text(".table-error")
+    other.close()
+
+
+def test_phone_layout(phone_page: Any, live_server: Any, screenshot: Callable[..., Any]) -> None:
+    url = open_table(phone_page, live_server, level="simple")
+    stack(url, STRONG_BOTS)
+    phone_page.goto(url)
+    screenshot(phone_page, "table-phone")
+    width = phone_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400

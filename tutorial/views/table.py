@@ -1,0 +1,451 @@
+"""The practice table against bots (``/table/``).
+
+One view renders either the full page or, for htmx requests, just the board fragment
+(``{% partialdef board %}`` in ``templates/table/table.html``).  Every action is a POST
+carrying the state's sequence number; a stale number, another visitor's table or a
+tampered value is answered with 4xx and a message, and the state is unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from engine.advisor import advise
+from engine.bots import bot_action
+from engine.cards import Card
+from engine.game import Act, Action, ActionError, Game, Hand, Phase, card_by_label, replay
+from engine.groups import Group
+from engine.rules import Rules, RulesError, get_stakes
+from tutorial.models_table import PracticeTable
+
+HUMAN = 0
+BOT_NAMES = ("电脑甲", "电脑乙", "电脑丙", "电脑丁", "电脑戊", "电脑己", "电脑庚")
+MAX_AMOUNT = 10_000_000
+
+
+class Rejected(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# ---------------------------------------------------------------------- helpers
+def _owner(request: HttpRequest) -> str:
+    if request.session.session_key is None:
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
+    qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
+    try:
+        table = qs.get(pk=table_id)
+    except PracticeTable.DoesNotExist:
+        raise Http404("no such table") from None
+    if request.session.session_key is None or table.owner != request.session.session_key:
+        raise Http404("no such table")  # never reveal that another visitor's table exists
+    return table
+
+
+def _int(value: str | None, name: str) -> int:
+    if value is None or not value.strip().lstrip("-").isdigit():
+        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name})
+    number = int(value)
+    if abs(number) > MAX_AMOUNT:
+        raise Rejected(_("数字太大：%(name)s") % {"name": name})
+    return number
+
+
+def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
+    seq = _int(request.POST.get("seq"), "seq")
+    if seq != table.seq:
+        raise Rejected(_("这一步已经过期（牌桌已经变了，可能是重复点击或另一个窗口）。"
+                         "请看最新的牌面再操作。"), 409)
+
+
+def _save(table: PracticeTable, game: Game) -> None:
+    table.state = game.to_dict()
+    table.seq = game.seq
+    table.save()
+
+
+def _squeeze_pending(table: PracticeTable, game: Game) -> bool:
+    h = game.hand
+    return (h is not None and game.phase is Phase.BETTING and h.round >= 3
+            and HUMAN in game.in_hand() and table.squeezed != h.number)
+
+
+def _bot_turn(game: Game) -> int | None:
+    """The bot seat that acts next, if any (between hands: a bot that must re-buy)."""
+    if game.phase is Phase.BETWEEN:
+        for i, seat in enumerate(game.seats):
+            if seat.bot and not seat.left and seat.bobo <= 0:
+                return i
+        return None
+    actor = game.to_act
+    if actor is not None and game.seats[actor].bot:
+        return actor
+    return None
+
+
+# ---------------------------------------------------------------------- presentation
+@dataclass
+class CardView:
+    card: Card
+    label: str
+    hidden: bool = False
+
+
+ACT_WORDS = {
+    "call": "瞧", "raise": "返", "tuo": "拖", "qiao": "敲", "check": "休", "fold": "甩",
+    "split": "扯牌", "sanhua": "报三花", "rebuy": "添钵钵", "leave": "离座", "deal": "发牌",
+    "end": "打圈芒",
+}
+
+
+def _describe(game: Game, a: dict[str, Any]) -> str:
+    kind = a["kind"]
+    who = game.seats[a["seat"]].name if a.get("seat") is not None else ""
+    word = _(ACT_WORDS[kind])
+    if kind in ("raise", "tuo", "qiao") and a.get("amount") is not None:
+        return _("%(who)s %(word)s到 %(amount)s") % {"who": who, "word": word,
+                                                    "amount": a["amount"]}
+    if kind == "rebuy":
+        return _("%(who)s 添钵钵 %(amount)s") % {"who": who, "amount": a["amount"]}
+    if kind == "split":
+        cards = a.get("cards", [])
+        return _("%(who)s 扯牌：%(a)s | %(b)s") % {
+            "who": who, "a": " ".join(cards[:2]), "b": " ".join(cards[2:])}
+    if kind == "deal":
+        return _("发牌")
+    return f"{who} {word}".strip()
+
+
+def _group_name(labels: list[str], rules: Rules) -> str:
+    g = Group.of(card_by_label(labels[0]).kind, card_by_label(labels[1]).kind)
+    return g.display_name()
+
+
+def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
+    res = hand.result
+    if res is None:
+        return None
+    seats = game.seats
+    name = {i: s.name for i, s in enumerate(seats)}
+    shown = []
+    for key, cards in res.splits.items():
+        split = game.split_of(int(key)) if game.hand is hand else None
+        first, second = cards[:2], cards[2:]
+        if split is None:
+            kinds = [card_by_label(c).kind for c in cards]
+            g1, g2 = Group.of(kinds[0], kinds[1]), Group.of(kinds[2], kinds[3])
+            head_first = g1.rank(game.rules) >= g2.rank(game.rules)
+        else:
+            head_first = Group.of(*[card_by_label(c).kind for c in first]) == split.head
+        head, tail = (first, second) if head_first else (second, first)
+        shown.append({
+            "name": name[int(key)],
+            "head": [card_by_label(c) for c in head], "head_name": _group_name(head, game.rules),
+            "tail": [card_by_label(c) for c in tail], "tail_name": _group_name(tail, game.rules),
+        })
+    reasons = {"stake": _("以自己的下注为限"), "left": _("对方只剩这么多"),
+               "shared": _("头尾一样大，平分")}
+    transfers = [{
+        "to": name[t["to"]], "source": name[t["from"]], "amount": t["amount"],
+        "pi": t["reason"] == "pi", "why": reasons[t["limited_by"]],
+        "entitled": t["entitled"], "available": t["available"],
+    } for t in res.transfers if t["amount"]]
+    outcomes = [{"a": name[o["a"]], "b": name[o["b"]], "result": o["result"]}
+                for o in res.outcomes]
+    how = {"showdown": _("比牌"), "fold": _("其余都甩了"), "xiu": _("休过河"),
+           "sanhua": _("都报了三花，无输赢")}[res.how]
+    return {
+        "how": how, "kind": res.how,
+        "winner": name.get(res.winner) if res.winner is not None else None,
+        "pot_won": res.pot_won, "carried": res.carried, "mango_next": res.mango_next,
+        "order": [name[i] for i in res.order],
+        "nets": [{"name": name[i], "net": n} for i, n in enumerate(res.nets) if i in hand.order],
+        "transfers": transfers, "outcomes": outcomes, "splits": shown,
+        "sanhua": [{"name": name[int(k)], "what": v} for k, v in res.sanhua.items()],
+    }
+
+
+def _board(request: HttpRequest, table: PracticeTable, game: Game,
+           error: str | None = None, hint: bool = False) -> dict[str, Any]:
+    h = game.hand
+    live = h is not None and h.result is None
+    seats = []
+    for i, s in enumerate(game.seats):
+        cards: list[CardView] = []
+        status = ""
+        if h is not None and i in h.order:
+            if h.folded[i]:
+                status = _("甩")
+            elif live and game.is_allin(i):
+                status = _("敲")
+            elif live and h.checked[i] and not h.bet_this_round:
+                status = _("休")
+            labels = h.cards[i]
+            shown_all = not live and str(i) in h.splits
+            for j in range(game.dealt(i)):
+                face_up = (shown_all or j >= 2 or i == HUMAN)
+                if i == HUMAN and j == 3 and _squeeze_pending(table, game):
+                    face_up = False  # still being squeezed (串牌)
+                cards.append(CardView(card_by_label(labels[j]), labels[j] if face_up else "",
+                                      hidden=not face_up))
+        committed = h.committed[i] if live and h is not None and i in h.order else 0
+        seats.append({
+            "index": i, "name": s.name, "bot": s.bot, "left": s.left,
+            "bobo": s.bobo - committed, "stake": committed, "net": s.net,
+            "cards": cards, "status": status,
+            "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
+            "to_act": live and h is not None and h.to_act == i,
+            "leader": live and h is not None and h.leader == i and h.round in (2, 3),
+        })
+    squeeze = _squeeze_pending(table, game)
+    human_cards: list[CardView] = []
+    if h is not None and HUMAN in h.order:
+        human_cards = [CardView(card_by_label(c), c) for c in game.visible_cards(HUMAN, HUMAN)]
+    legal = game.legal_actions(HUMAN)
+    my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
+    hint_rows = None
+    if hint and my_turn and game.phase is Phase.SHOWDOWN:
+        kinds = game.kinds(HUMAN)
+        advice = advise(kinds, game.rules)
+        hint_rows = [{
+            "head": a.split.head.display_name(), "tail": a.split.tail.display_name(),
+            "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
+            "best": idx == advice.best,
+        } for idx, a in enumerate(advice.splits)]
+    actions = [_describe(game, a) for a in (h.actions if h is not None else [])
+               if a["kind"] != "deal"]
+    pot = (h.pot_start if live and h is not None else game.state.pot)
+    return {
+        "table": table, "game": game, "seq": game.seq, "seats": seats, "hand": h, "live": live,
+        "phase": game.phase.value, "legal": legal, "my_turn": my_turn,
+        "acts": [a.value for a in legal.acts],
+        "bot_turn": _bot_turn(game) is not None and not squeeze,
+        "squeeze": squeeze, "human_cards": human_cards,
+        "squeeze_card": human_cards[3] if squeeze and len(human_cards) == 4 else None,
+        "level": h.level if live and h is not None else 0,
+        "round": h.round if h is not None else 0,
+        "pot": pot, "stakes": game.rules.stakes, "rules": game.rules,
+        "result": _result_view(game, h) if h is not None else None,
+        "actions": actions, "error": error, "hint": hint_rows,
+        "human": game.seats[HUMAN], "human_in": h is not None and HUMAN in game.in_hand(),
+        "must_rebuy": game.phase is Phase.BETWEEN and game.seats[HUMAN].bobo <= 0,
+        "quan": game.state.quan_start is not None,
+        "pending_mango": game.state.pending_mango,
+        "over": game.phase is Phase.OVER,
+    }
+
+
+def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: str | None = None,
+            status: int = 200, hint: bool = False) -> HttpResponse:
+    context = _board(request, table, game, error, hint)
+    name = "table/table.html#board" if getattr(request, "htmx", False) else "table/table.html"
+    return render(request, name, context, status=status)
+
+
+# ---------------------------------------------------------------------- views
+@require_http_methods(["GET", "POST"])
+def start(request: HttpRequest) -> HttpResponse:
+    """The start form (GET) and creating a table (POST)."""
+    context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
+    owner = request.session.session_key
+    if owner:
+        context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
+    if request.method == "GET":
+        return render(request, "table/start.html", context)
+    try:
+        bots = _int(request.POST.get("bots"), "bots")
+        if not 1 <= bots <= 7:
+            raise Rejected(_("电脑玩家 1 到 7 个"))
+        level = request.POST.get("level", "simple")
+        if level not in ("simple", "strong", "mixed"):
+            raise Rejected(_("未知的电脑水平"))
+        stakes = get_stakes(request.POST.get("stakes", "1、3"))
+        mango = request.POST.get("mango", "fixed")
+        if mango not in ("fixed", "escalating"):
+            raise Rejected(_("未知的芒果规则"))
+        rules = Rules().with_options(stakes=stakes, diwang=request.POST.get("diwang") == "on",
+                                     sanhua=request.POST.get("sanhua") == "on", mango=mango)
+    except (Rejected, RulesError) as e:
+        context["error"] = e.message if isinstance(e, Rejected) else str(e)
+        return render(request, "table/start.html", context, status=400)
+    levels = [level if level != "mixed" else ("strong" if i % 2 else "simple")
+              for i in range(bots)]
+    players: list[tuple[str, str | None]] = [(_("你"), None)]
+    players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
+    game = Game.new(players, rules, seed=secrets.randbits(32))
+    table = PracticeTable.objects.create(owner=_owner(request), state=game.to_dict(),
+                                         seq=game.seq)
+    return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
+
+
+@require_GET
+def play(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    table = _load(request, table_id)
+    game = Game.from_dict(table.state)
+    return _render(request, table, game, hint=request.GET.get("hint") == "1")
+
+
+def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
+    """Apply one POSTed action atomically; 4xx with the board and a message if refused."""
+    try:
+        with transaction.atomic():
+            table = _load(request, table_id, lock=True)
+            game = Game.from_dict(table.state)
+            try:
+                _check_seq(request, table)
+                if kind == "bot":
+                    _bot_step(table, game)
+                elif kind == "squeeze":
+                    _squeeze(table, game)
+                else:
+                    game.apply(_human_action(request, game, table))
+            except ActionError as e:
+                raise Rejected(_("这一步不合规则：%(why)s") % {"why": e}) from None
+            _save(table, game)
+    except Rejected as e:
+        table = _load(request, table_id)
+        return _render(request, table, Game.from_dict(table.state), error=e.message,
+                       status=e.status)
+    if getattr(request, "htmx", False):
+        return _render(request, table, game)
+    return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
+
+
+def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Action:
+    raw = request.POST.get("act", "")
+    try:
+        act = Act(raw)
+    except ValueError:
+        raise Rejected(_("未知的操作")) from None
+    if act in (Act.DEAL, Act.END):
+        return Action(act)
+    if act in (Act.REBUY, Act.LEAVE):
+        amount = _int(request.POST.get("amount"), "amount") if act is Act.REBUY else None
+        return Action(act, HUMAN, amount)
+    if _squeeze_pending(table, game):
+        raise Rejected(_("先把第四张牌串开"))
+    if game.to_act != HUMAN:
+        raise Rejected(_("现在不是你出牌"), 409)
+    if act is Act.RAISE:
+        amount = _int(request.POST.get("amount"), "amount")
+        return Action(act, HUMAN, amount)
+    if act is Act.SPLIT:
+        picked = request.POST.getlist("head")
+        h = game.hand
+        assert h is not None
+        mine = h.cards[HUMAN]
+        if len(picked) != 2 or len(set(picked)) != 2 or any(c not in mine for c in picked):
+            raise Rejected(_("点选你的两张牌作为一组（另两张自成一组）"))
+        rest = [c for c in mine if c not in picked]
+        return Action(act, HUMAN, None, (*picked, *rest))
+    return Action(act, HUMAN)
+
+
+def _bot_step(table: PracticeTable, game: Game) -> None:
+    if _squeeze_pending(table, game):
+        raise Rejected(_("先把第四张牌串开"), 409)
+    seat = _bot_turn(game)
+    if seat is None:
+        raise Rejected(_("现在没有电脑要出牌"), 409)
+    rng = random.Random(game.state.seed * 7919 + game.seq)
+    game.apply(bot_action(game, seat, rng))
+
+
+def _squeeze(table: PracticeTable, game: Game) -> None:
+    if not _squeeze_pending(table, game):
+        raise Rejected(_("现在没有牌要串"), 409)
+    h = game.hand
+    assert h is not None
+    table.squeezed = h.number
+    # squeezing changes no game state; bump nothing but remember it
+    table.save(update_fields=["squeezed", "updated"])
+
+
+@require_POST
+def act(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    return _post(request, table_id, "human")
+
+
+@require_POST
+def bot(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    return _post(request, table_id, "bot")
+
+
+@require_POST
+def squeeze(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    return _post(request, table_id, "squeeze")
+
+
+@require_GET
+def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """Every hand of the session; ``?hand=N&step=K`` replays hand N up to action K."""
+    table = _load(request, table_id)
+    game = Game.from_dict(table.state)
+    hands = []
+    for h in game.history:
+        hands.append({"number": h.number, "actions": [_describe(game, a) for a in h.actions
+                                                      if a["kind"] != "deal"],
+                      "result": _result_view(game, h)})
+    context: dict[str, Any] = {"table": table, "hands": hands, "replay": None}
+    if "hand" in request.GET:
+        try:
+            number = _int(request.GET.get("hand"), "hand")
+            step = _int(request.GET.get("step", "0"), "step")
+        except Rejected as e:
+            return render(request, "table/history.html", {**context, "error": e.message},
+                          status=400)
+        context["replay"] = _replay_view(request, table, game, number, step)
+        if context["replay"] is None:
+            return render(request, "table/history.html",
+                          {**context, "error": _("没有这一手")}, status=404)
+    return render(request, "table/history.html", context)
+
+
+def _replay_view(request: HttpRequest, table: PracticeTable, game: Game, number: int,
+                 step: int) -> dict[str, Any] | None:
+    log = game.state.log
+    deals = [i for i, a in enumerate(log) if a["kind"] == "deal"]
+    if not 1 <= number <= len(deals) or number > len(game.history):
+        return None
+    start = deals[number - 1]
+    end = deals[number] if number < len(deals) else len(log)
+    length = end - start
+    step = max(0, min(step, length - 1))
+    replayed = replay(game.state.config, log[: start + step + 1])
+    board = _board(request, table, replayed)
+    board["my_turn"] = False
+    board["bot_turn"] = False
+    board["squeeze"] = False
+    # show every card in a replay: it is history
+    return {"number": number, "step": step, "last": length - 1, "board": board,
+            "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < length - 1 else None}
+
+
+urlpatterns = [
+    path("", start, name="table"),
+    path("<uuid:table_id>/", play, name="table-play"),
+    path("<uuid:table_id>/act", act, name="table-act"),
+    path("<uuid:table_id>/bot", bot, name="table-bot"),
+    path("<uuid:table_id>/squeeze", squeeze, name="table-squeeze"),
+    path("<uuid:table_id>/history", history, name="table-history"),
+]
