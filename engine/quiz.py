@@ -40,7 +40,7 @@ __all__ = [
     "OrderItem", "OrderQuestion", "OrderVerdict", "Question", "QuizError", "QuizSpec",
     "ShowdownQuestion", "ShowdownSeat", "ShowdownVerdict", "SplitOption", "SplitQuestion",
     "SplitVerdict", "Verdict", "accepted_names", "compare_groups", "facts", "focus_group",
-    "item_kind", "normalize_answer", "review_items_for",
+    "item_kind", "normalize_answer", "review_items_for", "solve",
 ]
 
 LEVELS = 3
@@ -684,7 +684,8 @@ def _split_options(kinds: tuple[Kind, ...], rules: Rules) -> tuple[SplitOption, 
 
 @cache
 def _split_pools(rules: Rules) -> tuple[tuple[tuple[Kind, ...], ...], tuple[tuple[Kind, ...], ...]]:
-    """(clear hands, tricky hands): the naive split is best by a clear margin, or is not best."""
+    """(clear hands, tricky hands): the naive split is best by a clear margin, or loses at
+    least 0.02 EV to the best split."""
     from .advisor import all_hands
 
     clear, tricky = [], []
@@ -694,7 +695,8 @@ def _split_pools(rules: Rules) -> tuple[tuple[tuple[Kind, ...], ...], tuple[tupl
             continue
         evs = sorted((o.ev for o in options), reverse=True)
         naive = next(o for o in options if o.naive)
-        if not naive.best:
+        best = max(o.ev for o in options)
+        if best - naive.ev >= 0.02:  # a trap worth learning, not a rounding difference
             tricky.append(kinds)
         elif evs[0] - evs[1] >= 0.15:
             clear.append(kinds)
@@ -897,3 +899,27 @@ def review_items_for(item: str) -> tuple[str, int]:
     叫什么 level 2 (four plausible choices)."""
     kind, _ = item_kind(item)
     return ("bigger", 2) if kind == "rank" else ("name", 2)
+
+
+def solve(question: Question, rules: Rules) -> dict[str, str]:
+    """A right answer as form fields (for tests, and to show the answer)."""
+    if isinstance(question, BiggerQuestion):
+        return {"choice": compare_groups(question.a.group, question.b.group, rules).result}
+    if isinstance(question, OrderQuestion):
+        expected = sorted(question.items, key=lambda it: -it.strength)
+        return {f"pos_{it.key}": str(i + 1) for i, it in enumerate(expected)}
+    if isinstance(question, NameQuestion):
+        return {"name": question.target.name}
+    if isinstance(question, CardsQuestion):
+        if question.options:
+            return {"choice": question.target.code}
+        return {"card1": question.target.high.code, "card2": question.target.low.code}
+    if isinstance(question, SplitQuestion):
+        return {"split": str(next(o.index for o in question.options if o.best))}
+    if isinstance(question, ShowdownQuestion):
+        matches, pi_to, _ = _showdown(question, rules)
+        keys = {v: k for k, v in OUTCOME_VALUES.items()}
+        out = {f"vs_{m.opponent.index}": keys[m.outcome] for m in matches}
+        out["pi"] = str(pi_to.index)
+        return out
+    raise QuizError("kind", f"cannot solve {question.kind!r}")

@@ -27,6 +27,9 @@ import fsrs
 from django.db import models
 from django.utils import timezone
 
+from engine.cards import CardError
+from engine.groups import Group
+
 SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
 
 
@@ -108,6 +111,14 @@ class ReviewCard(models.Model):
     @property
     def group_code(self) -> str:
         return self.item.partition(":")[2]
+
+    @property
+    def group_name(self) -> str:
+        """The group's traditional name (or its points), e.g. 天九王."""
+        try:
+            return Group.parse(self.group_code).display_name()
+        except CardError:
+            return self.group_code
 
     def to_fsrs(self) -> fsrs.Card:
         return fsrs.Card(

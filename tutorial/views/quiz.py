@@ -367,17 +367,10 @@ def progress(request: HttpRequest) -> HttpResponse:
         "correct": correct,
         "accuracy": round(100 * correct / answered) if answered else 0,
         "due": due_counts(key, moment),
-        "cards": [{"card": c, "due_now": c.due <= moment,
-                   "name": _group_name(c.group_code)} for c in cards],
+        "cards": [{"card": c, "due_now": c.due <= moment, "name": c.group_name} for c in cards],
         "recent": [{"record": r, "page": QUIZ_PAGES.get(r.kind)} for r in recent],
         "now": moment,
     })
-
-
-def _group_name(code: str) -> str:
-    from engine.groups import Group
-
-    return Group.parse(code).display_name()
 
 
 urlpatterns: list[URLPattern] = [

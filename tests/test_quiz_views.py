@@ -1,0 +1,330 @@
+"""Quiz pages with Django's test client: every kind right and wrong, bad input, replays,
+htmx fragments, progress, and FSRS scheduling with a fixed clock."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import fsrs
+import pytest
+from django.test import Client
+
+from engine import quiz as q
+from engine.rules import get_rules
+from tutorial.models_quiz import (
+    QuizProgress,
+    QuizQuestion,
+    ReviewCard,
+    due_counts,
+    rate_items,
+)
+
+pytestmark = pytest.mark.django_db
+RULES = get_rules("xuanjing")
+SLUGS = list(q.QUIZZES)
+T0 = datetime(2026, 3, 2, 2, 0, tzinfo=UTC)  # 10:00 in Asia/Shanghai (the site's zone)
+
+
+class Clock:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, start: datetime = T0) -> None:
+        self.now = start
+        monkeypatch.setattr("tutorial.views.quiz.now", lambda: self.now)
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def issue(client: Client, slug: str, seed: int = 7, level: int = 1) -> tuple[str, q.Question]:
+    response = client.get(f"/quiz/{slug}/?seed={seed}&level={level}")
+    assert response.status_code == 200
+    match = re.search(r'name="token" value="([^"]+)"', response.content.decode())
+    assert match
+    return match.group(1), q.generate(slug, seed, level, RULES)
+
+
+def wrong_answer(question: q.Question) -> dict[str, str]:
+    right = q.solve(question, RULES)
+    if isinstance(question, q.BiggerQuestion):
+        return {"choice": next(c for c in ("a", "b", "equal") if c != right["choice"])}
+    if isinstance(question, q.OrderQuestion):
+        n = len(question.items)
+        return {k: str(n + 1 - int(v)) for k, v in right.items()}
+    if isinstance(question, q.NameQuestion):
+        return {"name": next(c for c in question.choices if c != right["name"])}
+    if isinstance(question, q.CardsQuestion):
+        return {"choice": next(o.code for o in question.options if o.code != right["choice"])}
+    if isinstance(question, q.SplitQuestion):
+        return {"split": str(next(o.index for o in question.options if not o.best))}
+    assert isinstance(question, q.ShowdownQuestion)
+    return {**right, "pi": str((int(right["pi"]) + 1) % len(question.seats))}
+
+
+def post(client: Client, slug: str, token: str, answer: dict[str, str], **extra: Any) -> Any:
+    return client.post(f"/quiz/{slug}/", {"token": token, **answer}, **extra)
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def test_index_lists_every_kind(client: Client) -> None:
+    html = client.get("/quiz/").content.decode()
+    for slug in SLUGS:
+        assert f"/quiz/{slug}/?level=1" in html
+    assert "现在到期" in html
+
+
+def test_question_without_seed_redirects_to_a_shareable_url(client: Client) -> None:
+    response = client.get("/quiz/bigger/?level=2")
+    assert response.status_code == 302
+    assert re.fullmatch(r"/quiz/bigger/\?seed=\d+&level=2", response["Location"])
+
+
+def test_same_seed_same_question(client: Client) -> None:
+    def cards(html: str) -> list[str]:
+        return re.findall(r'data-card="(\w+)"', html)
+
+    a = client.get("/quiz/bigger/?seed=123&level=2").content.decode()
+    b = Client().get("/quiz/bigger/?seed=123&level=2").content.decode()
+    assert cards(a) == cards(b) and len(cards(a)) == 4
+    question = q.generate("bigger", 123, 2, RULES)
+    assert isinstance(question, q.BiggerQuestion)
+    assert cards(a) == [k.code for k in (*question.a.kinds, *question.b.kinds)]
+
+
+@pytest.mark.parametrize(
+    "query", ["level=9&seed=1", "level=x&seed=1", "seed=abc&level=1", "seed=-4&level=1",
+              "seed=99999999999999&level=1"])
+def test_bad_level_or_seed_is_a_400_with_a_message(client: Client, query: str) -> None:
+    response = client.get(f"/quiz/bigger/?{query}")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "quiz-problem" in html and "Traceback" not in html
+    assert not QuizQuestion.objects.exists()
+
+
+def test_unknown_quiz_is_404(client: Client) -> None:
+    assert client.get("/quiz/nope/").status_code == 404
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_kind_right_then_wrong(client: Client, slug: str) -> None:
+    token, question = issue(client, slug)
+    response = post(client, slug, token, q.solve(question, RULES))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "答对了！" in html and "<html" in html  # no JavaScript: the full page
+
+    token, question = issue(client, slug, seed=8)
+    response = post(client, slug, token, wrong_answer(question))
+    assert response.status_code == 200
+    assert "答错了。" in response.content.decode()
+
+    progress = QuizProgress.objects.get(kind=slug)
+    assert (progress.answered, progress.correct, progress.streak) == (2, 1, 0)
+    assert progress.best_streak == 1
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_kind_refuses_bad_input(client: Client, slug: str) -> None:
+    token, question = issue(client, slug)
+    right = q.solve(question, RULES)
+    tampered = {k: "999" for k in right}
+    for answer in ({}, tampered):
+        response = post(client, slug, token, answer)
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "quiz-problem" in html and 'name="token"' in html  # the question, again
+    assert not QuizProgress.objects.exists()
+    assert QuizQuestion.objects.get().answered_at is None
+    # Still answerable after a bad try.
+    assert post(client, slug, token, right).status_code == 200
+
+
+def test_htmx_answer_returns_the_fragment(client: Client) -> None:
+    token, question = issue(client, "bigger")
+    response = post(client, "bigger", token, q.solve(question, RULES), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="quiz-area"')
+    assert "<html" not in html and "答对了！" in html
+    assert "/pairs/" in html  # feedback links to the pair pages
+
+
+def test_replayed_answer_is_refused_and_changes_nothing(client: Client) -> None:
+    token, question = issue(client, "bigger")
+    answer = q.solve(question, RULES)
+    assert post(client, "bigger", token, answer).status_code == 200
+    response = post(client, "bigger", token, answer)
+    assert response.status_code == 409
+    assert "已经答过了" in response.content.decode()
+    assert QuizProgress.objects.get(kind="bigger").answered == 1
+    # htmx gets the message as a fragment too
+    again = post(client, "bigger", token, answer, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409 and "<html" not in again.content.decode()
+
+
+def test_tampered_token_is_refused(client: Client) -> None:
+    token, question = issue(client, "bigger")
+    answer = q.solve(question, RULES)
+    for bad in ("", "garbage", token[:-2] + "xx"):
+        response = post(client, "bigger", bad, answer)
+        assert response.status_code == 400
+        assert "凭证无效" in response.content.decode()
+    assert not QuizProgress.objects.exists()
+
+
+def test_token_of_another_kind_is_refused(client: Client) -> None:
+    token, _question = issue(client, "bigger")
+    response = post(client, "name", token, {"name": "天九王"})
+    assert response.status_code == 400
+    assert not QuizProgress.objects.exists()
+
+
+def test_foreign_question_is_refused(client: Client) -> None:
+    token, question = issue(client, "bigger")
+    stranger = Client()
+    stranger.get("/quiz/")  # has a session of its own
+    response = post(stranger, "bigger", token, q.solve(question, RULES))
+    assert response.status_code == 403
+    assert "不是发给你的" in response.content.decode()
+    assert QuizQuestion.objects.get().answered_at is None
+
+
+def test_session_cookie_lasts_a_year(client: Client) -> None:
+    response = client.get("/quiz/")
+    cookie = response.cookies["sessionid"]
+    assert int(cookie["max-age"]) >= 364 * 24 * 3600
+
+
+def test_progress_page(client: Client) -> None:
+    for seed in (1, 2, 3):
+        token, question = issue(client, "bigger", seed=seed)
+        post(client, "bigger", token, q.solve(question, RULES))
+    token, question = issue(client, "name", seed=4)
+    post(client, "name", token, wrong_answer(question))
+    html = client.get("/quiz/progress/").content.decode()
+    assert "一共答了 4 题，对了 3 题（75%）" in html
+    assert "复习卡" in html and "/pairs/" in html
+    assert ReviewCard.objects.filter(item__startswith="name:").count() == 1
+
+
+# --------------------------------------------------------------------------- FSRS
+
+
+def test_new_cards_rated_good_when_slow_easy_when_fast(client: Client,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(monkeypatch)
+    token, question = issue(client, "bigger", seed=11)
+    clock.advance(seconds=30)  # slower than 6 s: Good
+    post(client, "bigger", token, q.solve(question, RULES))
+    cards = list(ReviewCard.objects.all())
+    assert len(cards) == 2
+    for card in cards:
+        assert card.last_rating == fsrs.Rating.Good
+        assert card.state == fsrs.State.Learning
+        assert card.due == clock.now + timedelta(minutes=10)  # second learning step
+
+    token, question = issue(client, "name", seed=12)
+    clock.advance(seconds=3)  # fast: Easy, straight to Review for days
+    post(client, "name", token, q.solve(question, RULES))
+    easy = ReviewCard.objects.get(item__startswith="name:")
+    assert easy.last_rating == fsrs.Rating.Easy
+    assert easy.state == fsrs.State.Review
+    assert easy.due >= clock.now + timedelta(days=2)
+
+
+def test_wrong_answer_rates_again(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(monkeypatch)
+    token, question = issue(client, "bigger", seed=13)
+    clock.advance(seconds=20)
+    post(client, "bigger", token, wrong_answer(question))
+    for card in ReviewCard.objects.all():
+        assert card.last_rating == fsrs.Rating.Again
+        assert card.lapses == 1
+        assert card.due == clock.now + timedelta(minutes=1)
+
+
+def test_review_serves_due_cards_first_and_reschedules(client: Client,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(monkeypatch)
+    token, question = issue(client, "name", seed=21)
+    clock.advance(seconds=20)
+    post(client, "name", token, q.solve(question, RULES))  # Good: due in 10 minutes
+    assert isinstance(question, q.NameQuestion)
+    item = f"name:{question.target.code}"
+
+    empty = client.get("/quiz/review/").content.decode()
+    assert "现在没有到期的复习卡" in empty
+
+    clock.advance(minutes=11)
+    page = client.get("/quiz/review/").content.decode()
+    assert "复习" in page and "这张复习卡到期了" in page
+    token = re.search(r'name="token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    record = QuizQuestion.objects.get(from_review=True)
+    assert record.focus == item
+    review_q = q.generate(record.kind, record.seed, record.level, RULES, record.focus)
+    clock.advance(seconds=30)
+    response = post(client, record.kind, token, q.solve(review_q, RULES))
+    assert response.status_code == 200
+    assert 'href="/quiz/review/"' in response.content.decode()  # "next review card"
+    card = ReviewCard.objects.get(item=item)
+    assert card.state == fsrs.State.Review and card.reviews == 2
+    assert card.due > clock.now + timedelta(days=1)
+
+
+def test_drilling_a_card_that_is_not_due_leaves_it_alone() -> None:
+    key = "s" * 32
+    fast, slow = timedelta(seconds=5), timedelta(seconds=30)
+    rate_items(key, (("rank:RQ-B9", True),), now=T0, elapsed=slow, fast=fast, from_review=False)
+    before = ReviewCard.objects.get()
+    later = T0 + timedelta(minutes=2)  # not due yet (due after 10 minutes)
+    rated = rate_items(key, (("rank:RQ-B9", True),), now=later, elapsed=slow, fast=fast,
+                       from_review=False)
+    assert rated == []
+    after = ReviewCard.objects.get()
+    assert (after.due, after.reviews) == (before.due, before.reviews)
+    # …but a wrong answer always reschedules it.
+    rated = rate_items(key, (("rank:RQ-B9", False),), now=later, elapsed=slow, fast=fast,
+                       from_review=False)
+    assert len(rated) == 1 and rated[0].due == later + timedelta(minutes=1)
+
+
+def test_due_counts_now_today_tomorrow() -> None:
+    key = "k" * 32
+    local_midnight = datetime(2026, 3, 2, 16, 0, tzinfo=UTC)  # 00:00 on 3 March, Shanghai
+    for item, due in [
+        ("rank:RQ-RQ", T0 - timedelta(hours=1)),  # overdue
+        ("rank:R2-R2", T0),  # due now
+        ("rank:R8-R8", T0 + timedelta(hours=3)),  # later today
+        ("rank:R4-R4", local_midnight + timedelta(hours=9)),  # tomorrow
+        ("rank:B9-B9", local_midnight + timedelta(days=1, hours=1)),  # the day after
+    ]:
+        ReviewCard.objects.create(session_key=key, item=item, due=due)
+    counts = due_counts(key, T0)
+    assert (counts.now, counts.later_today, counts.tomorrow, counts.total) == (2, 1, 1, 5)
+    assert counts.next_due == T0 + timedelta(hours=3)
+
+
+def test_review_page_counts(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(monkeypatch)
+    token, question = issue(client, "bigger", seed=31)
+    clock.advance(seconds=20)
+    post(client, "bigger", token, wrong_answer(question))  # two cards, due in a minute
+    clock.advance(minutes=2)
+    html = client.get("/quiz/").content.decode()
+    assert re.search(r"现在到期</dt><dd>2</dd>", html)
+    assert "复习到期的 2 张" in html
+
+
+def test_english_pages(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    token, question = issue(client, "bigger", seed=3, level=1)
+    html = client.post("/quiz/bigger/", {"token": token, **q.solve(question, RULES)}).content
+    text = html.decode()
+    assert "Right!" in text and "Next question" in text and "Reviews:" in text
+    assert "答对了" not in text and "下一题" not in text
+    page = client.get("/quiz/").content.decode()
+    assert "Which is bigger?" in page and "Due now" in page
+    assert "哪个大" not in page
