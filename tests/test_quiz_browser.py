@@ -140,3 +140,20 @@ def test_phone_layout(live_server: Any, phone_page: Any, screenshot: Any, axe: A
     assert width <= 390, "page scrolls sideways on a phone"
     axe(phone_page)
     screenshot(phone_page, "quiz-split-phone")
+
+
+def test_english_feedback(live_server: Any, browser_page: Any, screenshot: Any,
+                          axe: Any) -> None:
+    page = browser_page
+    page.context.add_cookies([{"name": "django_language", "value": "en",
+                               "url": live_server.url}])
+    page.goto(f"{live_server.url}/quiz/showdown/?seed=42&level=2")
+    question = q.generate("showdown", 42, 2, RULES)
+    answer_in_page_en = q.solve(question, RULES)
+    for name, value in answer_in_page_en.items():
+        page.locator(f'input[name="{name}"][value="{value}"]').check()
+    page.get_by_role("button", name="Answer").click()
+    page.locator(".quiz-verdict").wait_for()
+    assert "Right!" in page.locator(".quiz-verdict").inner_text()
+    axe(page)
+    screenshot(page, "quiz-showdown-en-feedback")
