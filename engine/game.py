@@ -48,11 +48,12 @@ from .rules import PRESETS, Rules, RulesError, get_stakes
 from .settle import Seat, settle
 
 __all__ = [
-    "Act", "Action", "ActionError", "Game", "HandResult", "Legal", "Phase", "SeatState",
-    "card_by_label", "replay",
+    "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
+    "Legal", "Phase", "SeatState", "card_by_label", "replay",
 ]
 
 _BY_LABEL: dict[str, Card] = {c.label: c for c in DECK}
+MAX_REBUY = 1_000_000  # chips one re-buy may add
 
 
 def card_by_label(label: str) -> Card:
@@ -63,8 +64,84 @@ def card_by_label(label: str) -> Card:
         raise CardError(f"unknown card {label!r}") from None
 
 
+class ErrorCode(StrEnum):
+    """Why an action was refused: a stable machine code for user interfaces (which word
+    the message themselves); :data:`ERROR_PARAMS` lists each code's parameters."""
+
+    UNKNOWN_ACTION = "unknown_action"  # an action name that does not exist
+    BAD_SEAT = "bad_seat"  # the seat field is not a whole number
+    BAD_AMOUNT = "bad_amount"  # the amount field is not a whole number
+    BAD_CARDS = "bad_cards"  # the cards field is not a list of labels
+    SESSION_OVER = "session_over"
+    BETWEEN_HANDS_ONLY = "between_hands_only"  # re-buy, leave, deal, end during a hand
+    NO_SEAT = "no_seat"  # a hand action without a seat
+    NOT_YOUR_TURN = "not_your_turn"
+    NOBODY_TO_ACT = "nobody_to_act"
+    NO_SANHUA = "no_sanhua"  # declaring 三花 without one (or with the option off)
+    SHOWDOWN_SPLIT_ONLY = "showdown_split_only"  # a bet at the showdown
+    CANNOT_CHECK = "cannot_check"  # 休 after a bet
+    NOTHING_TO_CALL = "nothing_to_call"
+    RAISE_UNAFFORDABLE = "raise_unaffordable"  # the minimum raise exceeds the 钵钵
+    TUO_NOT_ALLOWED = "tuo_not_allowed"
+    NOT_POSSIBLE = "not_possible"  # any other act not offered now
+    RAISE_NEEDS_AMOUNT = "raise_needs_amount"
+    RAISE_TOO_SMALL = "raise_too_small"
+    RAISE_TOO_BIG = "raise_too_big"
+    SPLIT_NEEDS_FOUR = "split_needs_four"
+    SPLIT_NOT_YOUR_CARDS = "split_not_your_cards"
+    NO_HAND = "no_hand"  # a hand action between hands
+    NO_SUCH_SEAT = "no_such_seat"
+    SEAT_LEFT = "seat_left"
+    REBUY_TOO_SMALL = "rebuy_too_small"
+    REBUY_TOO_BIG = "rebuy_too_big"
+    TOO_FEW_PLAYERS = "too_few_players"
+    BOBO_EMPTY = "bobo_empty"  # someone must re-buy or leave before the deal
+    QUAN_ALREADY = "quan_already"  # 圈芒 already started
+    BAD_DECK = "bad_deck"  # a stacked deck that is not the 32 cards
+    NOBODY_TO_PASS = "nobody_to_pass"
+
+
+#: The parameters each :class:`ErrorCode` carries in :attr:`ActionError.params`.
+#: ``act`` is an :class:`Act` value, ``name`` / ``who`` player names, the rest numbers.
+ERROR_PARAMS: dict[ErrorCode, frozenset[str]] = {code: frozenset() for code in ErrorCode}
+ERROR_PARAMS.update({
+    ErrorCode.UNKNOWN_ACTION: frozenset({"act"}),
+    ErrorCode.BETWEEN_HANDS_ONLY: frozenset({"act"}),
+    ErrorCode.NOT_YOUR_TURN: frozenset({"name", "who"}),
+    ErrorCode.RAISE_UNAFFORDABLE: frozenset({"min"}),
+    ErrorCode.TUO_NOT_ALLOWED: frozenset({"level", "floor"}),
+    ErrorCode.NOT_POSSIBLE: frozenset({"act"}),
+    ErrorCode.RAISE_TOO_SMALL: frozenset({"min", "level", "floor"}),
+    ErrorCode.RAISE_TOO_BIG: frozenset({"max"}),
+    ErrorCode.SEAT_LEFT: frozenset({"name"}),
+    ErrorCode.REBUY_TOO_SMALL: frozenset({"min"}),
+    ErrorCode.REBUY_TOO_BIG: frozenset({"max"}),
+    ErrorCode.BOBO_EMPTY: frozenset({"name", "min"}),
+})
+
+
 class ActionError(ValueError):
-    """An action that is not legal in the current state (the state is unchanged)."""
+    """An action that is not legal in the current state (the state is unchanged).
+
+    ``str(error)`` is a readable English sentence (for the CLI and engine users);
+    ``error.code`` (:class:`ErrorCode`) and ``error.params`` (see :data:`ERROR_PARAMS`)
+    let a user interface word the message in its own language."""
+
+    def __init__(self, code: ErrorCode, message: str, **params: Any) -> None:
+        super().__init__(message)
+        if set(params) != ERROR_PARAMS[code]:
+            raise TypeError(f"{code}: parameters {sorted(params)}, "
+                            f"expected {sorted(ERROR_PARAMS[code])}")
+        self.code = code
+        self.message = message
+        self.params: dict[str, Any] = params
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_action_error, (self.code, self.message, self.params))
+
+
+def _action_error(code: ErrorCode, message: str, params: dict[str, Any]) -> ActionError:
+    return ActionError(code, message, **params)
 
 
 class Act(StrEnum):
@@ -129,14 +206,15 @@ class Action:
         try:
             kind = Act(data["kind"])
         except (KeyError, ValueError):
-            raise ActionError(f"unknown action {data.get('kind')!r}") from None
+            raise ActionError(ErrorCode.UNKNOWN_ACTION, f"unknown action {data.get('kind')!r}",
+                              act=str(data.get("kind", ""))) from None
         seat, amount, cards = data.get("seat"), data.get("amount"), data.get("cards", ())
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            raise ActionError("seat must be a whole number")
+            raise ActionError(ErrorCode.BAD_SEAT, "seat must be a whole number")
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-            raise ActionError("amount must be a whole number")
+            raise ActionError(ErrorCode.BAD_AMOUNT, "amount must be a whole number")
         if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
-            raise ActionError("cards must be a list of card labels")
+            raise ActionError(ErrorCode.BAD_CARDS, "cards must be a list of card labels")
         return cls(kind, seat, amount, tuple(cards))
 
 
@@ -433,26 +511,34 @@ class Game:
         (the level of 拖 / 敲 filled in)."""
         st = self.state
         if st.phase is Phase.OVER:
-            raise ActionError("the session is over")
+            raise ActionError(ErrorCode.SESSION_OVER, "the session is over")
         kind = action.kind
         if st.phase is Phase.BETWEEN:
             return self._verify_between(action)
         h = st.hand
         assert h is not None
         if kind in (Act.REBUY, Act.LEAVE, Act.DEAL, Act.END):
-            raise ActionError(f"{kind.label} is only possible between hands")
+            raise ActionError(ErrorCode.BETWEEN_HANDS_ONLY,
+                              f"{kind.label} is only possible between hands", act=kind.value)
         if action.seat is None:
-            raise ActionError("say which seat acts")
+            raise ActionError(ErrorCode.NO_SEAT, "say which seat acts")
         if action.seat != h.to_act:
-            who = "nobody" if h.to_act is None else st.seats[h.to_act].name
-            raise ActionError(f"it is not {self._name(action.seat)}'s turn (it is {who}'s)")
+            name = self._name(action.seat)
+            if h.to_act is None:
+                raise ActionError(ErrorCode.NOBODY_TO_ACT,
+                                  f"it is not {name}'s turn (it is nobody's)")
+            who = st.seats[h.to_act].name
+            raise ActionError(ErrorCode.NOT_YOUR_TURN,
+                              f"it is not {name}'s turn (it is {who}'s)", name=name, who=who)
         legal = self.legal_actions(action.seat)
         if kind not in legal:
             if st.phase is Phase.SHOWDOWN:
                 if kind is Act.SANHUA:
-                    raise ActionError("this hand holds no 三花 (or the 三花 option is off)")
-                raise ActionError("at the showdown, split your cards (扯牌) or declare 三花")
-            raise ActionError(self._why_not(kind, legal))
+                    raise ActionError(ErrorCode.NO_SANHUA,
+                                      "this hand holds no 三花 (or the 三花 option is off)")
+                raise ActionError(ErrorCode.SHOWDOWN_SPLIT_ONLY,
+                                  "at the showdown, split your cards (扯牌) or declare 三花")
+            raise self._why_not(kind, legal)
         if kind is Act.SPLIT:
             self._check_split(action.seat, action.cards)
             return Action(kind, action.seat, None, tuple(action.cards))
@@ -461,14 +547,18 @@ class Game:
         if kind is Act.RAISE:
             amount = action.amount
             if amount is None:
-                raise ActionError("a 返 needs an amount")
+                raise ActionError(ErrorCode.RAISE_NEEDS_AMOUNT, "a 返 needs an amount")
             assert legal.min_raise is not None and legal.max_raise is not None
             if amount < legal.min_raise:
                 raise ActionError(
+                    ErrorCode.RAISE_TOO_SMALL,
                     f"a raise goes to at least {legal.min_raise} (twice the level "
-                    f"{h.level}, and never below {self.rules.stakes.raise_floor})")
+                    f"{h.level}, and never below {self.rules.stakes.raise_floor})",
+                    min=legal.min_raise, level=h.level, floor=self.rules.stakes.raise_floor)
             if amount > legal.max_raise:
-                raise ActionError(f"a raise cannot exceed your 钵钵 ({legal.max_raise})")
+                raise ActionError(ErrorCode.RAISE_TOO_BIG,
+                                  f"a raise cannot exceed your 钵钵 ({legal.max_raise})",
+                                  max=legal.max_raise)
             return Action(kind, action.seat, amount)
         if kind is Act.TUO:
             return Action(kind, action.seat, legal.tuo)
@@ -476,65 +566,82 @@ class Game:
             return Action(kind, action.seat, legal.qiao)
         return Action(kind, action.seat)
 
-    def _why_not(self, kind: Act, legal: Legal) -> str:
+    def _why_not(self, kind: Act, legal: Legal) -> ActionError:
         h = self.state.hand
         assert h is not None
+        floor = self.rules.stakes.raise_floor
         if kind is Act.CHECK:
-            return "you cannot 休 after a bet: call (瞧), raise or fold"
+            return ActionError(ErrorCode.CANNOT_CHECK,
+                               "you cannot 休 after a bet: call (瞧), raise or fold")
         if kind is Act.CALL:
-            return "there is nothing to call: 休 or bet"
+            return ActionError(ErrorCode.NOTHING_TO_CALL, "there is nothing to call: 休 or bet")
         if kind is Act.RAISE:
-            return (f"a raise must reach {max(2 * h.level, self.rules.stakes.raise_floor)}, "
-                    "more than your 钵钵: 敲 (all-in) instead")
+            least = max(2 * h.level, floor)
+            return ActionError(ErrorCode.RAISE_UNAFFORDABLE,
+                               f"a raise must reach {least}, "
+                               "more than your 钵钵: 敲 (all-in) instead", min=least)
         if kind is Act.TUO:
-            return (f"拖 doubles the level to {2 * h.level}, which is below the raise floor "
-                    f"{self.rules.stakes.raise_floor} or above your 钵钵")
-        return f"{kind.label} is not possible now"
+            return ActionError(ErrorCode.TUO_NOT_ALLOWED,
+                               f"拖 doubles the level to {2 * h.level}, which is below the "
+                               f"raise floor {floor} or above your 钵钵",
+                               level=2 * h.level, floor=floor)
+        return ActionError(ErrorCode.NOT_POSSIBLE, f"{kind.label} is not possible now",
+                           act=kind.value)
 
     def _check_split(self, seat: int, cards: Sequence[str]) -> None:
         h = self.state.hand
         assert h is not None
         if len(cards) != 4:
-            raise ActionError("a split names your four cards: two for each group")
+            raise ActionError(ErrorCode.SPLIT_NEEDS_FOUR,
+                              "a split names your four cards: two for each group")
         if sorted(cards) != sorted(h.cards[seat]):
-            raise ActionError("those are not your four cards")
+            raise ActionError(ErrorCode.SPLIT_NOT_YOUR_CARDS, "those are not your four cards")
 
     def _verify_between(self, action: Action) -> Action:
         st = self.state
         kind = action.kind
         if kind in BETTING or kind in (Act.SPLIT, Act.SANHUA):
-            raise ActionError("no hand is being played: deal first")
+            raise ActionError(ErrorCode.NO_HAND, "no hand is being played: deal first")
         if kind in (Act.REBUY, Act.LEAVE):
             if action.seat is None or not 0 <= action.seat < len(st.seats):
-                raise ActionError("no such seat")
+                raise ActionError(ErrorCode.NO_SUCH_SEAT, "no such seat")
             if st.seats[action.seat].left:
-                raise ActionError(f"{st.seats[action.seat].name} has left the table")
+                name = st.seats[action.seat].name
+                raise ActionError(ErrorCode.SEAT_LEFT, f"{name} has left the table", name=name)
             if kind is Act.REBUY:
                 minimum = self.rules.stakes.later_bobo
                 if action.amount is None or action.amount < minimum:
-                    raise ActionError(f"a re-buy is at least {minimum}")
-                if action.amount > 1_000_000:
-                    raise ActionError("that is more chips than this table allows")
+                    raise ActionError(ErrorCode.REBUY_TOO_SMALL, f"a re-buy is at least {minimum}",
+                                      min=minimum)
+                if action.amount > MAX_REBUY:
+                    raise ActionError(ErrorCode.REBUY_TOO_BIG,
+                                      "that is more chips than this table allows",
+                                      max=MAX_REBUY)
                 return Action(kind, action.seat, action.amount)
             return Action(kind, action.seat)
         problem = self._deal_problem()
         if problem is not None:
-            raise ActionError(problem)
+            raise problem
         if kind is Act.END and st.quan_start is not None:
-            raise ActionError("the 圈芒 final orbit is already being played")
+            raise ActionError(ErrorCode.QUAN_ALREADY,
+                              "the 圈芒 final orbit is already being played")
         if kind is Act.DEAL and action.cards:
             if sorted(action.cards) != sorted(c.label for c in DECK):
-                raise ActionError("a stacked deck must hold the 32 cards once each")
+                raise ActionError(ErrorCode.BAD_DECK,
+                                  "a stacked deck must hold the 32 cards once each")
         return Action(kind, None, None, tuple(action.cards))
 
-    def _deal_problem(self) -> str | None:
+    def _deal_problem(self) -> ActionError | None:
         seated = self.seated()
         if len(seated) < 2:
-            return "at least two players must be seated"
+            return ActionError(ErrorCode.TOO_FEW_PLAYERS, "at least two players must be seated")
         for i in seated:
             if self.state.seats[i].bobo <= 0:
-                return (f"{self.state.seats[i].name}'s 钵钵 is empty: re-buy "
-                        f"(≥ {self.rules.stakes.later_bobo}) or leave")
+                name = self.state.seats[i].name
+                least = self.rules.stakes.later_bobo
+                return ActionError(ErrorCode.BOBO_EMPTY,
+                                   f"{name}'s 钵钵 is empty: re-buy (≥ {least}) or leave",
+                                   name=name, min=least)
         return None
 
     def apply(self, action: Action) -> Action:
@@ -579,7 +686,7 @@ class Game:
             cand = (seat + step) % n
             if cand in pool:
                 return cand
-        raise ActionError("nobody to pass to")
+        raise ActionError(ErrorCode.NOBODY_TO_PASS, "nobody to pass to")
 
     def upcoming_order(self) -> list[int]:
         """The dealt-in seats of the next hand, from its 挡家 counterclockwise."""

@@ -19,12 +19,23 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.advisor import advise
 from engine.bots import bot_action
 from engine.cards import Card
-from engine.game import Act, Action, ActionError, Game, Hand, Phase, card_by_label, replay
+from engine.game import (
+    Act,
+    Action,
+    ActionError,
+    ErrorCode,
+    Game,
+    Hand,
+    Phase,
+    card_by_label,
+    replay,
+)
 from engine.groups import Group
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial.models_table import PracticeTable
@@ -103,6 +114,77 @@ def _bot_turn(game: Game) -> int | None:
 
 
 # ---------------------------------------------------------------------- presentation
+#: The Chinese message (msgid; English in locale/table) of every engine refusal.
+#: Placeholders are the error's params (engine.game.ERROR_PARAMS); ``act`` is shown as
+#: the action's word, ``name`` / ``who`` as the seat's display name.
+ERROR_MESSAGES: dict[ErrorCode, str] = {
+    ErrorCode.UNKNOWN_ACTION: N_("没有“%(act)s”这种操作"),
+    ErrorCode.BAD_SEAT: N_("座位号必须是整数"),
+    ErrorCode.BAD_AMOUNT: N_("数目必须是整数"),
+    ErrorCode.BAD_CARDS: N_("牌必须写成一串牌名"),
+    ErrorCode.SESSION_OVER: N_("这一场已经结束了"),
+    ErrorCode.BETWEEN_HANDS_ONLY: N_("“%(act)s”只能在两手牌之间做"),
+    ErrorCode.NO_SEAT: N_("没说是哪个座位"),
+    ErrorCode.NOT_YOUR_TURN: N_("还没轮到你，现在轮到 %(who)s"),
+    ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用出牌"),
+    ErrorCode.NO_SANHUA: N_("这手牌不是三花（或者这一桌没开三花）"),
+    ErrorCode.SHOWDOWN_SPLIT_ONLY: N_("已经比牌了：请扯牌，或者报三花"),
+    ErrorCode.CANNOT_CHECK: N_("有人下了注就不能休：瞧、返，或者甩"),
+    ErrorCode.NOTHING_TO_CALL: N_("没有注可瞧：休，或者下注"),
+    ErrorCode.RAISE_UNAFFORDABLE: N_("返招至少要到 %(min)s，比你的钵钵还多：只能敲"),
+    ErrorCode.TUO_NOT_ALLOWED: N_("拖就是翻到 %(level)s：低于返招的下限 %(floor)s，"
+                                  "或者超过了你的钵钵"),
+    ErrorCode.NOT_POSSIBLE: N_("现在不能“%(act)s”"),
+    ErrorCode.RAISE_NEEDS_AMOUNT: N_("返招要写到多少"),
+    ErrorCode.RAISE_TOO_SMALL: N_("返招至少要到 %(min)s（现在的注 %(level)s 的两倍，"
+                                  "也不能低于 %(floor)s）"),
+    ErrorCode.RAISE_TOO_BIG: N_("不能超过你的钵钵 %(max)s"),
+    ErrorCode.SPLIT_NEEDS_FOUR: N_("扯牌要用上你的四张牌，每组两张"),
+    ErrorCode.SPLIT_NOT_YOUR_CARDS: N_("这不是你手上的四张牌"),
+    ErrorCode.NO_HAND: N_("现在没有在打的牌：先发牌"),
+    ErrorCode.NO_SUCH_SEAT: N_("没有这个座位"),
+    ErrorCode.SEAT_LEFT: N_("%(name)s 已经离座了"),
+    ErrorCode.REBUY_TOO_SMALL: N_("添钵钵至少 %(min)s"),
+    ErrorCode.REBUY_TOO_BIG: N_("一次最多添 %(max)s"),
+    ErrorCode.TOO_FEW_PLAYERS: N_("至少要坐两个人才能发牌"),
+    ErrorCode.BOBO_EMPTY: N_("%(name)s 的钵钵空了：先添钵钵（至少 %(min)s）或者离座"),
+    ErrorCode.QUAN_ALREADY: N_("已经在打圈芒了"),
+    ErrorCode.BAD_DECK: N_("码好的牌必须正好是 32 张，每张一次"),
+    ErrorCode.NOBODY_TO_PASS: N_("没有下一个人可以轮到"),
+}
+
+
+def error_message(error: ActionError, names: dict[str, str] | None = None) -> str:
+    """``error`` worded in the current language; ``names`` maps stored player names to
+    the names shown."""
+    names = names or {}
+    params: dict[str, Any] = {}
+    for key, value in error.params.items():
+        if key == "act":
+            params[key] = _(ACT_WORDS[value]) if value in ACT_WORDS else str(value)
+        elif key in ("name", "who"):
+            params[key] = names.get(str(value), str(value))
+        else:
+            params[key] = value
+    return _(ERROR_MESSAGES[error.code]) % params
+
+
+def display_name(game: Game, seat: int) -> str:
+    """The name shown for ``seat``: "you" and the bots' names in the page's language."""
+    if seat == HUMAN:
+        return _("你")
+    name = game.seats[seat].name
+    return _(name) if name in BOT_NAMES else name
+
+
+def display_names(game: Game) -> dict[str, str]:
+    return {s.name: display_name(game, i) for i, s in enumerate(game.seats)}
+
+
+#: The showdown outcomes (engine values, shown in Chinese) and their English gloss.
+OUTCOME_GLOSS = {"吃": N_("吃"), "走": N_("走"), "死": N_("死")}
+
+
 @dataclass
 class CardView:
     card: Card
@@ -119,7 +201,7 @@ ACT_WORDS = {
 
 def _describe(game: Game, a: dict[str, Any]) -> str:
     kind = a["kind"]
-    who = game.seats[a["seat"]].name if a.get("seat") is not None else ""
+    who = display_name(game, a["seat"]) if a.get("seat") is not None else ""
     word = _(ACT_WORDS[kind])
     if kind in ("raise", "tuo", "qiao") and a.get("amount") is not None:
         return _("%(who)s %(word)s到 %(amount)s") % {"who": who, "word": word,
@@ -140,12 +222,18 @@ def _group_name(labels: list[str], rules: Rules) -> str:
     return g.display_name()
 
 
+def _gloss(outcome: str) -> str:
+    """The English gloss of 吃/走/死 (empty on the Chinese page)."""
+    gloss = _(OUTCOME_GLOSS[outcome]) if outcome in OUTCOME_GLOSS else ""
+    return "" if gloss == outcome else gloss
+
+
 def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
     res = hand.result
     if res is None:
         return None
     seats = game.seats
-    name = {i: s.name for i, s in enumerate(seats)}
+    name = {i: display_name(game, i) for i in range(len(seats))}
     shown = []
     for key, cards in res.splits.items():
         split = game.split_of(int(key)) if game.hand is hand else None
@@ -169,8 +257,8 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
         "pi": t["reason"] == "pi", "why": reasons[t["limited_by"]],
         "entitled": t["entitled"], "available": t["available"],
     } for t in res.transfers if t["amount"]]
-    outcomes = [{"a": name[o["a"]], "b": name[o["b"]], "result": o["result"]}
-                for o in res.outcomes]
+    outcomes = [{"a": name[o["a"]], "b": name[o["b"]], "result": o["result"],
+                 "gloss": _gloss(o["result"])} for o in res.outcomes]
     how = {"showdown": _("比牌"), "fold": _("其余都甩了"), "xiu": _("休过河"),
            "sanhua": _("都报了三花，无输赢")}[res.how]
     return {
@@ -194,11 +282,11 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         status = ""
         if h is not None and i in h.order:
             if h.folded[i]:
-                status = _("甩")
+                status = _("甩了")
             elif live and game.is_allin(i):
-                status = _("敲")
+                status = _("敲了")
             elif live and h.checked[i] and not h.bet_this_round:
-                status = _("休")
+                status = _("休了")
             labels = h.cards[i]
             shown_all = not live and str(i) in h.splits
             for j in range(game.dealt(i)):
@@ -209,9 +297,10 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
                                       hidden=not face_up))
         committed = h.committed[i] if live and h is not None and i in h.order else 0
         seats.append({
-            "index": i, "name": s.name, "bot": s.bot, "left": s.left,
+            "index": i, "name": display_name(game, i), "bot": s.bot, "left": s.left,
             "bobo": s.bobo - committed, "stake": committed, "net": s.net,
             "cards": cards, "status": status,
+            "folded": h is not None and i in h.order and h.folded[i],
             "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
             "to_act": live and h is not None and h.to_act == i,
             "leader": live and h is not None and h.leader == i and h.round in (2, 3),
@@ -319,7 +408,7 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
                 else:
                     game.apply(_human_action(request, game, table))
             except ActionError as e:
-                raise Rejected(_("这一步不合规则：%(why)s") % {"why": e}) from None
+                raise Rejected(error_message(e, display_names(game))) from None
             _save(table, game)
     except Rejected as e:
         table = _load(request, table_id)
@@ -344,7 +433,10 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
     if _squeeze_pending(table, game):
         raise Rejected(_("先把第四张牌串开"))
     if game.to_act != HUMAN:
-        raise Rejected(_("现在不是你出牌"), 409)
+        if game.to_act is None:
+            raise Rejected(_("现在不是你出牌"), 409)
+        raise Rejected(_("现在不是你出牌，轮到 %(who)s") % {
+            "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
         amount = _int(request.POST.get("amount"), "amount")
         return Action(act, HUMAN, amount)
