@@ -473,18 +473,23 @@ class Chart:
 
 def chart(state: NightState) -> Chart:
     """Each player's 钵钵 after every hand, as SVG coordinates (drawn by the template)."""
-    width, height, left, right, top, bottom = 640, 320, 56, 96, 16, 36
+    width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
     points = state.points
     hands = max(points[-1].hands, 1)
-    high = max((v for pt in points for v in pt.bobo.values()), default=1)
-    high = max(_nice(high), 1)
+    values_all = [v for pt in points for v in pt.bobo.values()] or [0]
+    # The axis spans the values (not from 0): small swings stay visible.
+    step_y = _nice(max((max(values_all) - min(values_all)) / 4, 1))
+    low = (min(values_all) // step_y) * step_y
+    high = -(-max(values_all) // step_y) * step_y
+    if high == low:
+        high = low + step_y
 
     def x(h: int) -> float:
         return round(left + (width - left - right) * h / hands, 1)
 
     def y(v: int) -> float:
-        return round(height - bottom - (height - top - bottom) * max(v, 0) / high, 1)
+        return round(height - bottom - (height - top - bottom) * (v - low) / (high - low), 1)
 
     series = []
     for i, name in enumerate(names):
@@ -493,9 +498,9 @@ def chart(state: NightState) -> Chart:
         series.append(Series(i, name, coords, values, x(points[-1].hands) + 6,
                              y(values[-1]) + 4))
     _spread_labels(series, top + 8, height - bottom)
-    step = max(hands // 8, 1)
+    step = max(-(-hands // 6), 1)
     x_ticks = [(x(h), h) for h in range(0, hands + 1, step)]
-    y_ticks = [(y(high * k // 4), high * k // 4) for k in range(5)]
+    y_ticks = [(y(v), v) for v in range(low, high + 1, step_y)]
     summary = "；".join(
         _("%(name)s 从 %(start)d 到 %(end)d") % {
             "name": s.name, "start": s.values[0], "end": s.values[-1]}
@@ -505,14 +510,14 @@ def chart(state: NightState) -> Chart:
                  left, right, top, bottom, summary)
 
 
-def _nice(value: int) -> int:
-    """A round upper bound for the axis."""
+def _nice(value: float) -> int:
+    """A round step for the axis (1, 2, 5 × a power of ten), at least ``value``."""
     for power in range(0, 9):
-        for base in (1, 2, 2.5, 5):
-            bound = int(base * 10**power)
+        for base in (1, 2, 5):
+            bound = base * 10**power
             if bound >= value:
                 return bound
-    return value
+    return int(value)
 
 
 def _spread_labels(series: list[Series], lo: float, hi: float) -> None:

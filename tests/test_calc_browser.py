@@ -1,0 +1,144 @@
+"""The calculator in a real browser on a phone-sized window: the card picker, splits,
+the result, copy link; screenshots in tests/artifacts/calc-*.png; axe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def shot(page: Any, name: str, *, full_page: bool = True) -> None:
+    """Like the ``screenshot`` fixture, but leaves the caret alone: Playwright hides it with
+    an inline style that htmx would copy onto swapped-in inputs (a CSP violation that only
+    a test could cause)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, caret="initial")
+
+
+def pick(page: Any, row: int, codes: list[str]) -> None:
+    field = page.locator(f'[data-cards-field="c{row}"]')
+    field.get_by_role("button", name="选牌").click()
+    picker = page.locator("#card-picker")
+    assert picker.is_visible()
+    for code in codes:
+        picker.locator(f'.picker__kind[data-code="{code}"]').click()
+    picker.get_by_role("button", name="选好了").click()
+    assert picker.is_hidden()
+
+
+def choose_split(page: Any, row: int, index: int) -> None:
+    radio = page.locator(f"#k{row}-{index}")
+    if not radio.is_checked():
+        with page.expect_response(lambda r: "/calc/" in r.url):
+            radio.check()
+        page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calculator_on_a_phone(
+    live_server: Any, phone_page: Any, axe: Any
+) -> None:
+    page = phone_page
+    page.goto(live_server.url + "/calc/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    axe(page)
+
+    page.fill("#n1", "甲")
+    page.fill("#s1", "100")
+    pick(page, 1, ["B10", "B9", "R3", "B6"])
+    assert page.input_value("#c1") == "B10 B9 R3 B6"
+    # Only one 丁丁 in the deck: the picker no longer offers it.
+    page.locator('[data-cards-field="c2"]').get_by_role("button", name="选牌").click()
+    assert page.locator('.picker__kind[data-code="R3"]').is_disabled()
+    assert page.locator('.picker__kind[data-code="B10"] .picker__count').inner_text() == "1"
+    shot(page, "calc-phone-picker", full_page=False)
+    axe(page)
+    page.get_by_role("button", name="选好了").click()
+
+    page.fill("#n2", "乙")
+    page.fill("#s2", "80")
+    pick(page, 2, ["R2", "R7", "BJ", "B5"])
+    # A wrong card: take it back with its chip, then pick the right one.
+    page.get_by_role("button", name="拿掉 小5 黑桃5").click()
+    assert page.input_value("#c2") == "R2 R7 BJ"
+    pick(page, 2, ["B8"])
+    page.fill("#n3", "丙")
+    page.fill("#s3", "50")
+    page.fill("#c3", "rq r8 b5 b5")  # typing codes works too
+
+    page.get_by_role("button", name="再加一家").click()
+    page.locator("#n4").wait_for()
+    page.fill("#n4", "丁")
+    page.fill("#s4", "60")
+    page.check("#f4")
+    assert page.locator('[data-cards-field="c4"]').is_hidden()
+
+    page.get_by_role("button", name="算账").click()
+    page.locator("#result-title").wait_for()
+    for row in (1, 2, 3):  # the players split as typed: 头 first
+        choose_split(page, row, 0)
+    result = page.locator(".result")
+    assert "丙 吃 甲 50：丙 自己只下了 50，最多从每家赢 50。" in result.inner_text()
+    assert "甲 从 丁 的皮里再拿 10：丙 拿走 50 后只剩 10。" in result.inner_text()
+    assert "+150" in result.locator(".nets").inner_text()
+    assert "p=%E7%94%B2:100:B10,B9,R3,B6:0" in page.url  # the address is the table
+    assert page.locator("[data-copy]").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    axe(page)
+    shot(page, "calc-phone-result")
+    page.locator(".result").screenshot(path=str(ARTIFACTS / "calc-phone-result-part.png"),
+                                       caret="initial")
+    page.locator('[data-seat="1"]').screenshot(path=str(ARTIFACTS / "calc-phone-seat.png"),
+                                               caret="initial")
+
+    # The shared link alone reproduces the table.
+    shared = page.input_value("#share-url")
+    page.goto(shared)
+    assert "+150" in page.locator(".result .nets").inner_text()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calculator_errors_on_a_phone(
+    live_server: Any, phone_page: Any, axe: Any
+) -> None:
+    page = phone_page
+    page.goto(live_server.url + "/calc/")
+    page.fill("#n1", "甲")
+    page.fill("#s1", "-3")
+    page.fill("#c1", "RQ RQ RQ")
+    page.fill("#n2", "乙")
+    page.fill("#s2", "10")
+    page.fill("#c2", "RQ ZZ B8 B7")
+    page.get_by_role("button", name="算账").click()
+    page.locator("#s1-error").wait_for()
+    assert "不能是负数" in page.inner_text("#s1-error")
+    assert "这里是 3 张" in page.inner_text("#c1-error")
+    assert "ZZ" in page.inner_text("#c2-error")
+    axe(page)
+    shot(page, "calc-phone-errors")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calculator_without_javascript(live_server: Any, chromium_browser: Any) -> None:
+    context = chromium_browser.new_context(java_script_enabled=False, locale="zh-CN",
+                                           viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live_server.url + "/calc/")
+    assert page.locator("#card-picker").is_hidden()
+    page.fill("#n1", "a")
+    page.fill("#s1", "50")
+    page.fill("#c1", "RQ RQ R2 R2")
+    page.fill("#n2", "b")
+    page.fill("#s2", "150")
+    page.fill("#c2", "B9 B8 B7 B5")
+    page.get_by_role("button", name="算账").click()
+    page.locator("#result-title").wait_for()
+    assert "/calc/?p=a:50:RQ,RQ,R2,R2&p=b:150:B9,B8,B7,B5" in page.url
+    assert "a 吃 b 50" in page.inner_text(".result")
+    context.close()

@@ -1,0 +1,100 @@
+"""A game night run from one phone (390×844): create, record a hand from the calculator,
+a manual 揍芒, the read-only link; screenshots in tests/artifacts/night-*.png; axe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutorial.models_night import Night
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+def shot(page: Any, name: str, *, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, caret="initial")
+
+
+def test_a_night_on_one_phone(
+    live_server: Any, phone_page: Any, chromium_browser: Any, axe: Any
+) -> None:
+    page = phone_page
+    page.goto(live_server.url + "/night/")
+    axe(page)
+    for i, name in enumerate(["甲", "乙", "丙", "丁"], start=1):
+        page.fill(f"#player{i}", name)
+    page.fill("#end", "23:30")
+    page.get_by_role("button", name="开始记分").click()
+    page.locator("#next-title").wait_for()
+    assert "甲 发牌，乙 是挡家" in page.inner_text(".next-hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    axe(page)
+    night = Night.objects.get()
+
+    # Hand 1 from the calculator: the names are already there.
+    page.get_by_role("link", name="用算账器算这一盘").click()
+    assert page.input_value("#n1") == "甲" and page.input_value("#n4") == "丁"
+    for row, (stake, cards) in enumerate(
+        [("100", "B10 B9 R3 B6"), ("80", "R2 R7 BJ B8"), ("50", "RQ R8 B5 B5")], start=1
+    ):
+        page.fill(f"#s{row}", stake)
+        page.fill(f"#c{row}", cards)
+    page.fill("#s4", "60")
+    page.check("#f4")
+    page.get_by_role("button", name="算账").click()
+    page.locator("#result-title").wait_for()
+    for row in (1, 2, 3):
+        radio = page.locator(f"#k{row}-0")
+        if not radio.is_checked():
+            with page.expect_response(lambda r: "/calc/" in r.url):
+                radio.check()
+            page.wait_for_load_state("networkidle")
+    assert "night=" not in page.input_value("#share-url")  # the shared link cannot edit
+    page.get_by_role("button", name="记进“甲、乙、丙、丁”").click()
+    page.locator("#next-title").wait_for()
+    assert "第 1 盘记好了" in page.inner_text(".messages")
+    assert "+150" in page.inner_text(".standings")
+
+    # Hand 2 by hand: a 揍芒 won by 乙.
+    page.get_by_text("或者直接填输赢").click()
+    page.check("#kind-zou")
+    page.fill("#net0", "-3")
+    page.fill("#net1", "9")
+    page.fill("#net2", "-3")
+    page.fill("#net3", "-3")
+    page.select_option("#pot_to", "乙")
+    page.get_by_role("button", name="记下这一盘").click()
+    page.get_by_text("第 2 盘记好了").wait_for()
+    assert "开牌前丢芒果（揍芒）：每人 5" in page.inner_text(".next-hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    axe(page)
+    shot(page, "night-phone-organiser")
+    page.locator(".chart").screenshot(path=str(ARTIFACTS / "night-phone-chart.png"),
+                                      caret="initial")
+
+    # A wrong manual entry: message next to the field, nothing recorded.
+    page.get_by_text("或者直接填输赢").click()
+    page.fill("#net0", "5")
+    page.get_by_role("button", name="记下这一盘").click()
+    page.get_by_text("输赢加起来要等于 0").wait_for()
+    assert len(night.state().hands) == 2
+    axe(page)
+
+    # The others follow on the read-only link.
+    other = chromium_browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    friend = other.new_page()
+    friend.goto(live_server.url + f"/night/v/{night.view_token}/")
+    assert friend.locator("form input[name=do]").count() == 0
+    assert "+147" in friend.inner_text(".standings")  # 150 − 3 of the 揍芒
+    axe(friend)
+    shot(friend, "night-phone-readonly")
+    other.close()
+
+    # Undo the 揍芒.
+    page.get_by_role("button", name="撤销：最后记的一盘").click()
+    page.get_by_text("撤销了最后一条记录").wait_for()
+    assert len(night.state().hands) == 1
