@@ -514,7 +514,7 @@ def _nice(value: float) -> int:
     """A round step for the axis (1, 2, 5 × a power of ten), at least ``value``."""
     for power in range(0, 9):
         for base in (1, 2, 5):
-            bound = base * 10**power
+            bound: int = base * 10**power
             if bound >= value:
                 return bound
     return int(value)
