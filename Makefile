@@ -3,6 +3,8 @@
 #              migrate, serve http://127.0.0.1:8000 (SQLite by default)
 #   make test  install dev deps (+ Debian chromium if missing), compile translations,
 #              then ruff, mypy and pytest; exits non-zero on any failure
+#   make serve-prod  production start on 127.0.0.1: collectstatic, migrate, gunicorn
+#              (needs SECRET_KEY; see README "Production" and scripts/serve_prod.sh)
 #
 # Stamp files in .venv/ record the last successful install; a change to a
 # requirements file makes the next run reinstall.
@@ -15,7 +17,7 @@ SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 RUNTIME_STAMP := $(VENV)/.runtime.stamp
 DEV_STAMP     := $(VENV)/.dev.stamp
 
-.PHONY: run test lint typecheck pytest messages migrate chromium clean
+.PHONY: run test lint typecheck pytest messages migrate chromium clean serve-prod
 
 run: $(RUNTIME_STAMP) messages migrate
 	$(PY) manage.py runserver 127.0.0.1:8000
@@ -24,6 +26,9 @@ test: $(DEV_STAMP) chromium messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
+
+serve-prod: $(RUNTIME_STAMP)
+	scripts/serve_prod.sh
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)

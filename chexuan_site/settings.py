@@ -6,6 +6,8 @@ Environment variables:
     ALLOWED_HOSTS    comma-separated; default localhost,127.0.0.1,[::1],testserver.
     CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org), default none.
     DATABASE_URL     dj-database-url syntax; default sqlite:///<project>/db.sqlite3.
+    SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
+    SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
@@ -128,10 +131,28 @@ CONTENT_SECURITY_POLICY = {
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", "1")
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# HTTPS (production).  All default to on when DEBUG is off; README "Production" explains.
+# Behind a proxy that terminates TLS, set SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https"
+# (the proxy must overwrite that header) so Django knows the request was HTTPS, or set
+# SECURE_SSL_REDIRECT=0 and let the proxy do the redirect.
+SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", "0" if DEBUG else "1")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probes on the private address use plain HTTP
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1")
+SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", "1")
+_proxy_header = _env_list("SECURE_PROXY_SSL_HEADER", "")
+if _proxy_header:
+    if len(_proxy_header) != 2:
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must be 'HEADER,value', e.g. 'HTTP_X_FORWARDED_PROTO,https'."
+        )
+    SECURE_PROXY_SSL_HEADER = (_proxy_header[0], _proxy_header[1])
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Production start: compile translations, collectstatic, migrate, then gunicorn on
+# 127.0.0.1 (put a TLS-terminating reverse proxy in front).  `make serve-prod` runs this.
+#
+# Environment (see README "Production"):
+#   SECRET_KEY        required (the settings refuse to start without it when DEBUG=0)
+#   DEBUG             forced to 0 here
+#   PORT              default 8000          BIND  default 127.0.0.1:$PORT
+#   WEB_CONCURRENCY   gunicorn workers, default 2 × CPU cores + 1
+#   GUNICORN_THREADS  threads per worker, default 1
+#   GUNICORN_TIMEOUT  seconds, default 30
+#   DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, SECURE_* … as in the settings.
+# Extra arguments are passed to gunicorn (e.g. --access-logfile -).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-.venv/bin/python}"
+GUNICORN="${GUNICORN:-.venv/bin/gunicorn}"
+if [ ! -x "$PY" ] || [ ! -x "$GUNICORN" ]; then
+    echo "serve_prod: $PY or $GUNICORN missing: run 'make run' once (or set PYTHON/GUNICORN)" >&2
+    exit 1
+fi
+
+export DEBUG=0
+export DJANGO_SETTINGS_MODULE=chexuan_site.settings
+if [ -z "${SECRET_KEY:-}" ]; then
+    echo "serve_prod: SECRET_KEY is not set (generate one: $PY -c 'import secrets; print(secrets.token_urlsafe(50))')" >&2
+    exit 1
+fi
+
+cores="$(nproc 2>/dev/null || echo 1)"
+workers="${WEB_CONCURRENCY:-$((2 * cores + 1))}"
+bind="${BIND:-127.0.0.1:${PORT:-8000}}"
+
+"$PY" scripts/compilemessages.py
+"$PY" manage.py collectstatic --noinput --verbosity 0
+"$PY" manage.py migrate --noinput --verbosity 1
+
+echo "serve_prod: gunicorn on http://$bind with $workers worker(s)" >&2
+exec "$GUNICORN" chexuan_site.wsgi:application \
+    --bind "$bind" \
+    --workers "$workers" \
+    --threads "${GUNICORN_THREADS:-1}" \
+    --timeout "${GUNICORN_TIMEOUT:-30}" \
+    --graceful-timeout 10 \
+    --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
+    --no-control-socket \
+    "$@"
