@@ -322,7 +322,9 @@ def pairs(request: HttpRequest) -> HttpResponse:
     results, count, count_oob = _results_html(get_language() or "zh-hans", query)
     htmx: HtmxDetails | None = getattr(request, "htmx", None)
     if htmx and not htmx.history_restore_request:
-        return HttpResponse(results + count_oob)
+        response = HttpResponse(results + count_oob)
+        response["HX-Push-Url"] = query.url()  # the short, shareable form of the address
+        return response
     filters = [{"value": k, "label": v} for k, v in FILTER_LABELS.items()]
     context = {
         "query": query,
