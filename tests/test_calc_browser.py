@@ -102,6 +102,14 @@ def test_calculator_on_a_phone(
     page.goto(shared)
     assert "+150" in page.locator(".result .nets").inner_text()
 
+    # In English.
+    page.get_by_role("button", name="English").click()
+    page.get_by_role("heading", name="Settling up", exact=True).wait_for()
+    assert "甲 takes another 10 from 丁’s 皮" in page.inner_text(".result")
+    axe(page)
+    page.locator(".result").screenshot(path=str(ARTIFACTS / "calc-phone-result-en.png"),
+                                       caret="initial")
+
 
 @pytest.mark.django_db(transaction=True)
 def test_calculator_errors_on_a_phone(

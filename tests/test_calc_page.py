@@ -290,6 +290,17 @@ def test_english_explanations(client: Client) -> None:
     seats, _ = EXAMPLES["xj-mp-3-folded-pi-60"]
     page = submit(client, form(*seats))
     text = re.sub(r"<[^>]+>", "", page.content.decode())
-    assert "Settle up" in text
+    assert "Settling up" in text
     assert "丙 takes 50 from 甲: 丙 staked only 50, so 丙 can win at most 50 from each player." \
         in text
+
+
+def test_english_keeps_chinese_words_tagged(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    seats, _ = EXAMPLES["xj-mp-3-folded-pi-60"]
+    html = submit(client, form(*seats)).content.decode()
+    result = html[html.index('id="result-title"'):html.index('class="share"')]
+    # Every run of Chinese text in the explanations sits in a lang="zh-Hans" element.
+    for line in re.findall(r"<li>(.*?)</li>", result, re.S):
+        text = re.sub(r'<span lang="zh-Hans">.*?</span>', "", line)
+        assert not re.search(r"[\u4e00-\u9fff]", re.sub(r"<[^>]+>", "", text)), line

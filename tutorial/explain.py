@@ -27,11 +27,13 @@ Sentences are translated with the active Django language (catalog
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html, strip_tags
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from engine.groups import Group
@@ -82,8 +84,25 @@ def _name(name: str) -> SafeString:
 
 
 def _fmt(template: str, **values: object) -> SafeString:
-    """``template`` is a translated sentence with ``{name}`` fields; values are escaped."""
-    return format_html(template, **values)
+    """``template`` is a translated sentence with ``{name}`` fields; values are escaped.
+    On non-Chinese pages, Chinese words left in the sentence (game terms, names) are
+    wrapped in ``lang="zh-Hans"`` so screen readers switch voice."""
+    html = format_html(template, **values)
+    if (get_language() or "").startswith("zh"):
+        return html
+    return mark_safe(_tag_chinese(html))  # built from escaped parts above
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+")
+_TAGS = re.compile(r'(<span lang="zh-Hans">.*?</span>|<[^>]+>)')
+
+
+def _tag_chinese(html: str) -> str:
+    parts = _TAGS.split(html)
+    for i, part in enumerate(parts):
+        if i % 2 == 0:  # text between tags (tags and lang spans are left alone)
+            parts[i] = _CJK.sub(lambda m: f'<span lang="zh-Hans">{m.group(0)}</span>', part)
+    return "".join(parts)
 
 
 def hand_line(seat: Seat, rules: Rules) -> SafeString:
@@ -124,8 +143,9 @@ def outcome_lines(settlement: Settlement, seats: Sequence[Seat], rules: Rules) -
             ws, ls = by_name[winner].split, by_name[loser].split
             assert ws is not None and ls is not None
             why = format_html(
-                "{}，{}", _part(_("头"), ws.head, ls.head, rules),
-                _part(_("尾"), ws.tail, ls.tail, rules))
+                _("{head}，{tail}"),
+                head=_part(pgettext("companion", "头"), ws.head, ls.head, rules),
+                tail=_part(pgettext("companion", "尾"), ws.tail, ls.tail, rules))
             if outcome is Outcome.PUSH:
                 text = _("{a} 和 {b} 走（不输不赢）：{why}。")
             else:

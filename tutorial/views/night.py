@@ -34,6 +34,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
 from engine.mango import Mango
@@ -543,8 +544,9 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="chexuan-night-{night.pk}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
     writer = csv.writer(response)
-    writer.writerow([_("序号"), _("时间"), _("记录"), _("发牌"), _("芒果"), _("皮归"),
-                     *(f"{n} {_('输赢')}" for n in names),
+    writer.writerow([_("序号"), _("时间"), _("记录"), pgettext("companion", "发牌"),
+                     pgettext("companion", "芒果"), _("皮归"),
+                     *(f"{n} {pgettext('companion', '输赢')}" for n in names),
                      *(f"{n} {_('钵钵')}" for n in names)])
     state = replay(night, [], timezone.now())
     for event in events:
@@ -553,7 +555,8 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
         at = timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M")
         if event.kind == "hand" and len(state.hands) > hands_before:
             hand = state.hands[-1]
-            label = {"show": _("比牌"), "zou": _("揍芒"), "xiu": _("休芒")}[hand.kind]
+            label = {"show": pgettext("companion", "比牌"), "zou": _("揍芒"),
+                     "xiu": _("休芒")}[hand.kind]
             if hand.quan:
                 label += " " + _("（圈芒）")
             mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
