@@ -1,0 +1,158 @@
+"""Walkthroughs (/walkthroughs/): every step of every walkthrough, full page and htmx
+fragment, plain links, 404s, no inline script/style, English without untranslated text."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polib
+import pytest
+from django.test import Client
+
+from tutorial import walkthroughs as wt
+
+pytestmark = pytest.mark.django_db
+
+SLUGS = [d["slug"] for d in wt.definitions()]
+PO = Path(__file__).resolve().parent.parent / "locale/walkthroughs/en/LC_MESSAGES/django.po"
+
+
+def step_count(client: Client, slug: str) -> int:
+    html = client.get(f"/walkthroughs/{slug}/1/").content.decode()
+    match = re.search(r'data-total="(\d+)"', html)
+    assert match
+    return int(match.group(1))
+
+
+def test_index_lists_every_walkthrough(client: Client) -> None:
+    html = client.get("/walkthroughs/").content.decode()
+    for slug in SLUGS:
+        assert f'href="/walkthroughs/{slug}/1/"' in html
+
+
+def test_every_worked_example_has_a_walkthrough() -> None:
+    used = {d.get("example") for d in wt.definitions()}
+    variants = {d.get("variant") for d in wt.definitions()}
+    for ex in wt.examples().values():
+        assert ex["id"] in used, ex["id"]
+        for v in ex.get("variants", []):
+            assert v["id"] in variants, v["id"]
+    # the 钵钵 example's base showdown and the full hand are there too
+    assert "xj-mp-3" in used and "full-hand" in SLUGS
+
+
+def test_start_redirects_to_step_one(client: Client) -> None:
+    response = client.get("/walkthroughs/xj-2p-1/")
+    assert response.status_code == 302
+    assert response["Location"] == "/walkthroughs/xj-2p-1/1/"
+
+
+@pytest.mark.parametrize("url", ["/walkthroughs/nope/", "/walkthroughs/nope/1/",
+                                 "/walkthroughs/xj-2p-1/0/", "/walkthroughs/xj-2p-1/999/",
+                                 "/walkthroughs/xj-2p-1/abc/"])
+def test_bad_urls_are_404(client: Client, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b"Traceback" not in response.content
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_walk_every_step(client: Client, slug: str) -> None:
+    total = step_count(client, slug)
+    assert total >= 3
+    for n in range(1, total + 1):
+        url = f"/walkthroughs/{slug}/{n}/"
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert "<html" in html and 'id="wt-step-title"' in html
+        assert " style=" not in html and "<style" not in html
+        for tag in re.findall(r"<script[^>]*>", html):
+            assert "src=" in tag
+        # plain links that htmx enhances
+        if n < total:
+            nxt = f"/walkthroughs/{slug}/{n + 1}/"
+            assert f'href="{nxt}" hx-get="{nxt}" hx-target="#wt-step" hx-push-url="true"' in html
+        if n > 1:
+            prv = f"/walkthroughs/{slug}/{n - 1}/"
+            assert f'href="{prv}" hx-get="{prv}"' in html
+        # the htmx request gets only the step
+        frag = client.get(url, HTTP_HX_REQUEST="true")
+        assert frag.status_code == 200
+        body = frag.content.decode()
+        assert "<html" not in body and 'id="wt-step-title"' in body and "<title>" in body
+        assert "HX-Request" in frag["Vary"]
+        # a history restore needs the whole page
+        restore = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+        assert "<html" in restore.content.decode()
+
+
+class _VisibleText(HTMLParser):
+    """Text outside lang="zh-Hans" elements, player names (.who) and card drawings."""
+
+    SKIP = ("script", "style", "title")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+        self.out: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        skip = (a.get("lang", "") or "").startswith("zh") or "who" in (a.get("class") or "").split()
+        classes = (a.get("class") or "").split()
+        skip = skip or tag in self.SKIP or "card" in classes
+        if tag in ("br", "img", "input", "meta", "link", "use", "hr"):
+            return
+        self.stack.append(skip or (bool(self.stack) and self.stack[-1]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("br", "img", "input", "meta", "link", "use", "hr"):
+            return
+        if self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self.stack and self.stack[-1]):
+            self.out.append(data)
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_english_pages_have_no_untranslated_text(client: Client, slug: str) -> None:
+    client.cookies["django_language"] = "en"
+    html = client.get("/walkthroughs/").content.decode()
+    assert '<html lang="en">' in html
+    total = step_count(client, slug)
+    for n in range(1, total + 1):
+        html = client.get(f"/walkthroughs/{slug}/{n}/").content.decode()
+        main = html[html.index('<main'):html.index("</main>")]
+        parser = _VisibleText()
+        parser.feed(main)
+        leftover = [t.strip() for t in parser.out if CJK.search(t)]
+        assert not leftover, (slug, n, leftover[:5])
+
+
+def test_catalog_covers_every_sentence_with_the_same_fields() -> None:
+    catalog = {e.msgid: e for e in polib.pofile(str(PO)) if not e.msgctxt}
+    for key, zh in wt.content()["texts"].items():
+        assert zh in catalog and catalog[zh].msgstr, key
+        assert set(re.findall(r"\{(\w+)\}", catalog[zh].msgstr)) <= set(
+            re.findall(r"\{(\w+)\}", zh)), key
+    for d in wt.definitions():
+        assert catalog[d["title"]].msgstr and catalog[d["summary"]].msgstr
+    for s in wt.content()["sections"]:
+        assert catalog[s["title"]].msgstr
+
+
+def test_content_file_is_valid_json_with_known_step_kinds() -> None:
+    data = json.loads(wt.CONTENT.read_text("utf-8"))
+    kinds = {d["kind"] for d in data["walkthroughs"]}
+    assert kinds <= {"showdown", "bobo", "app_settle", "split", "lead", "points", "compare",
+                     "hand"}
+    assert len({d["slug"] for d in data["walkthroughs"]}) == len(data["walkthroughs"])
