@@ -305,3 +305,12 @@ def test_dinner_split_rules() -> None:
         "a": "33.34", "b": "33.33", "c": "33.33"}
     assert split({"a": -1, "b": 0, "c": 0, "d": 1}, Decimal("100.01")) == {
         "a": "50.01", "b": "25.00", "c": "25.00", "d": "0.00"}
+
+
+def test_csv_defuses_formulas(client: Client) -> None:
+    response = client.post("/night/", {"player1": "=1+1", "player2": "@b", "stakes": "1、3",
+                                       "bobo": "100", "end": "18:00"})
+    night = Night.objects.get(token=response["Location"].split("/")[2])
+    rows = list(csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode("utf-8-sig"))))
+    assert rows[0][6:8] == ["'=1+1 输赢", "'@b 输赢"]

@@ -543,7 +543,7 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="chexuan-night-{night.pk}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
-    writer = csv.writer(response)
+    writer = _SafeWriter(response)
     writer.writerow([_("序号"), _("时间"), _("记录"), pgettext("companion", "发牌"),
                      pgettext("companion", "芒果"), _("皮归"),
                      *(f"{n} {pgettext('companion', '输赢')}" for n in names),
@@ -576,6 +576,20 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     writer.writerow(["", "", _("总输赢"), "", "", "", *(p.net for p in state.players),
                      *(p.bobo for p in state.players)])
     return response
+
+
+class _SafeWriter:
+    """csv.writer that defuses text cells a spreadsheet would run as a formula (player
+    names are typed by the organiser)."""
+
+    def __init__(self, out: HttpResponse) -> None:
+        self.writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self.writer.writerow([
+            "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@") else cell
+            for cell in row
+        ])
 
 
 urlpatterns = [
