@@ -121,7 +121,9 @@ def screenshot() -> Callable[..., Path]:
     def take(page: Any, name: str, *, full_page: bool = True) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        # caret="initial": Playwright's default hides the caret with an injected inline
+        # style, which the strict CSP reports (and htmx may copy into swapped inputs).
+        page.screenshot(path=str(path), full_page=full_page, caret="initial")
         return path
 
     return take
