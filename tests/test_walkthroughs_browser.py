@@ -128,3 +128,14 @@ def test_squeeze_without_javascript(live_server: Any, chromium_browser: Any,
     page.locator("[data-wt-next]").click()
     page.wait_for_url(live_server.url + f"/walkthroughs/full-hand/{n + 1}/")
     context.close()
+
+
+def test_english_step(live_server: Any, browser_page: Any, screenshot: Any, axe: Any) -> None:
+    page = browser_page
+    page.goto(live_server.url + "/walkthroughs/xj-mp-2/8/")
+    page.get_by_role("button", name="English").click()
+    page.wait_for_url(live_server.url + "/walkthroughs/xj-mp-2/8/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator(".wt-slip h3").inner_text() == "The text and the rules disagree"
+    screenshot(page, "walkthrough-xj-mp-2-verdict-en")
+    axe(page)

@@ -117,7 +117,7 @@ def ex(line: SafeString) -> SafeString:
 
 
 def who(name: str) -> SafeString:
-    return format_html('<b class="who">{}</b>', name)
+    return format_html('<b class="who" lang="zh-Hans">{}</b>', name)
 
 
 def grp(group: Group) -> SafeString:
@@ -322,8 +322,9 @@ def split_of(groups: Sequence[Sequence[str]], rules: Rules) -> Split:
 def group_view(group: Group, role: str, rules: Rules, *, highlight: bool = False,
                mark: str = "") -> GroupView:
     role_html = term("头") if role == "head" else term("尾") if role == "tail" else SafeString("")
-    return GroupView(group.kinds, grp(group), role, role_html, category_html(group, rules),
-                     highlight, mark)
+    same = group.category(rules).label == group.display_name()  # 天九王 is its own category
+    detail = EMPTY if same else category_html(group, rules)
+    return GroupView(group.kinds, grp(group), role, role_html, detail, highlight, mark)
 
 
 def hand_view(name: str, split: Split, rules: Rules, *, part: str = "", marks: dict[str, str]
