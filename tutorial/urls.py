@@ -13,6 +13,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("calc/", calc.calc, name="calc"),
     path("night/", include("tutorial.views.night")),
+    path("quiz/", include(("tutorial.views.quiz", "quiz"))),
     path("walkthroughs/", include("tutorial.views.walkthroughs")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
