@@ -49,8 +49,35 @@
     cover.addEventListener("pointercancel", stop);
   }
 
+  // After htmx replaces the board, the focused control is gone: put the focus where the
+  // player goes on (the refusal message, the squeeze, the first action, the split, the
+  // next hand), so that the whole table can be played from the keyboard.
+  var FOCUS_ORDER = [".table-error", ".squeeze__cover", ".actions button",
+                     ".split__pick input", ".between .act--deal", "#board"];
+
+  function refocus() {
+    var board = document.getElementById("board");
+    var active = document.activeElement;
+    if (!board || (active && active !== document.body && document.body.contains(active))) {
+      return;
+    }
+    for (var i = 0; i < FOCUS_ORDER.length; i++) {
+      var el = FOCUS_ORDER[i] === "#board" ? board : board.querySelector(FOCUS_ORDER[i]);
+      if (el) {
+        if (el === board || el.classList.contains("table-error")) {
+          el.setAttribute("tabindex", "-1");
+        }
+        el.focus();
+        return;
+      }
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () { initSqueeze(document); });
-  document.addEventListener("htmx:afterSettle", function () { initSqueeze(document); });
+  document.addEventListener("htmx:afterSettle", function () {
+    initSqueeze(document);
+    refocus();
+  });
 
   // A refused action (stale step, illegal move: 4xx) comes back as the current board
   // with a message: show it instead of treating it as a failure.
