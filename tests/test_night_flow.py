@@ -90,7 +90,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
 def test_a_whole_night(client: Client) -> None:
     night = create(client)
     page = client.get(url(night)).content.decode()
-    assert "甲 发牌，乙 是挡家" in page
+    assert '<span translate="no">甲</span> 发牌，<span translate="no">乙</span> 是挡家' in page
 
     # 1: an ordinary hand (no 芒果 yet).
     hand(client, night, pot_to="甲", 甲=30, 乙=-10, 丙=-10, 丁=-10)
@@ -99,7 +99,7 @@ def test_a_whole_night(client: Client) -> None:
     # 2: 揍芒 — 丙 alone after round 1; next hand 甲 乙 丁 pay 5 each.
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
     page = client.get(url(night)).content.decode()
-    assert "丙 发牌，丁 是挡家" in page
+    assert '<span translate="no">丙</span> 发牌，<span translate="no">丁</span> 是挡家' in page
     assert "开牌前丢芒果（揍芒）：每人 5" in page
     assert "桌上的芒果和皮一共 15" in page
 
@@ -145,7 +145,7 @@ def test_a_whole_night(client: Client) -> None:
 
     # Re-buys: 丁 must re-buy at least 50 (later 钵钵 of 1、3) before the next hand.
     page = client.get(url(night)).content.decode()
-    assert "丁 的钵钵输光了" in page
+    assert '<span translate="no">丁</span> 的钵钵输光了' in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)
     post(client, night, 400, do="rebuy", player="丁", amount=30)
     post(client, night, do="rebuy", player="丁", amount=50)
@@ -164,7 +164,8 @@ def test_a_whole_night(client: Client) -> None:
     post(client, night, do="quan")
     page = client.get(url(night)).content.decode()
     assert "到点了，打圈芒！" in page
-    assert "这一盘由 丙 起头，一圈发回到 丙（扫尾）为止" in page
+    assert ('这一盘由 <span translate="no">丙</span> 起头，一圈发回到 '
+            '<span translate="no">丙</span>（扫尾）为止') in page
     assert "开牌前丢芒果（圈芒）：每人 5" in page
 
     # Orbit hand 1: a 揍芒 — the deal stays with 丙, everyone pays 5 again (no extra).
@@ -193,8 +194,8 @@ def test_a_whole_night(client: Client) -> None:
     loser = min(nets, key=lambda n: nets[n])
     winner = max(nets, key=lambda n: nets[n])
     cell = '</span></th><td class="num">'
-    assert f'{loser} <span class="badge">输得最多{cell}200.00' in page
-    assert f'{winner} <span class="badge">赢得最多{cell}0.00' in page
+    assert f'<span translate="no">{loser}</span> <span class="badge">输得最多{cell}200.00' in page
+    assert f'<span translate="no">{winner}</span> <span class="badge">赢得最多{cell}0.00' in page
     post(client, night, 400, do="bill", bill="lots")
 
     # The chart: one line per player, title/desc, and the data table.

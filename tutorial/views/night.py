@@ -33,6 +33,8 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
@@ -502,10 +504,12 @@ def chart(state: NightState) -> Chart:
     step = max(-(-hands // 6), 1)
     x_ticks = [(x(h), h) for h in range(0, hands + 1, step)]
     y_ticks = [(y(v), v) for v in range(low, high + 1, step_y)]
-    summary = "；".join(
-        _("%(name)s 从 %(start)d 到 %(end)d") % {
-            "name": s.name, "start": s.values[0], "end": s.values[-1]}
-        for s in series)
+    # The players' names are the visitor's own text: marked translate="no".
+    summary = mark_safe(escape(pgettext("list", "；")).join(
+        escape(_("%(name)s 从 %(start)d 到 %(end)d")) % {
+            "name": format_html('<tspan translate="no">{}</tspan>', s.name),
+            "start": s.values[0], "end": s.values[-1]}
+        for s in series))
     return Chart(width, height, series, y_ticks, x_ticks,
                  [(pt.hands, [pt.bobo[n] for n in names]) for pt in points], names,
                  left, right, top, bottom, summary)
