@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -83,6 +84,11 @@ def _int(text: str, lo: int, hi: int) -> int | None:
     return value if lo <= value <= hi else None
 
 
+def _printable(text: str) -> str:
+    """``text`` without control characters (PostgreSQL refuses NUL in text: a 500)."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cc")
+
+
 def _name_error(name: str) -> str | None:
     if ":" in name or len(name) > NAME_MAX:
         return _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
@@ -111,7 +117,7 @@ def _parse_end(text: str, tz_offset: str, now: datetime) -> datetime | None:
 
 def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, Any]]:
     errors: dict[str, str] = {}
-    names = [data.get(f"player{i}", "").strip() for i in range(1, MAX_PLAYERS + 1)]
+    names = [_printable(data.get(f"player{i}", "")).strip() for i in range(1, MAX_PLAYERS + 1)]
     given = [n for n in names if n]
     for i, name in enumerate(names, start=1):
         problem = _name_error(name) if name else None
@@ -138,7 +144,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     rules_name = data.get("rules", "xuanjing")
     if rules_name not in ("xuanjing", "app"):
         errors["rules"] = _("选一种芒果算法。")
-    title = data.get("title", "").strip()[:60]
+    title = _printable(data.get("title", "")).strip()[:60]
     values = {"names": names, "stakes": stakes_name, "bobo": bobo_text, "title": title,
               "end": data.get("end", ""), "rules": rules_name}
     if errors:
