@@ -1,4 +1,4 @@
-"""Root URLs: language switch, health check, and the tutorial app."""
+"""Root URLs: health check and the tutorial app (which has the language switch)."""
 
 import logging
 
@@ -22,7 +22,6 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", healthz, name="healthz"),
     path("", include("tutorial.urls")),
 ]

@@ -60,6 +60,14 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.WHITENOISE_AUTOREFRESH = True
 
 
+@pytest.fixture(autouse=True)
+def _empty_page_cache() -> None:
+    """Each test starts with an empty cache (whole pages are cached per process)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def chromium_browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

@@ -44,11 +44,10 @@ def test_htmx_is_served_locally(client: Client) -> None:
     assert match, "htmx script tag missing"
     assert match.group(1).startswith("/static/")
     assert client.get(match.group(1)).status_code == 200
-    assert 'hx-headers=\'{"X-CSRFToken": "' in html
 
 
 def test_english_via_language_switch(client: Client) -> None:
-    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    response = client.get(reverse("switch_language"), {"language": "en", "next": "/"})
     assert response.status_code == 302
     html = client.get("/").content.decode()
     assert '<html lang="en">' in html

@@ -11,6 +11,7 @@ from tutorial.views import calc, home, reference
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
     path("", home.home, name="home"),
+    path("lang/", home.switch_language, name="switch_language"),
     path("calc/", calc.calc, name="calc"),
     path("night/", include("tutorial.views.night")),
     path("quiz/", include(("tutorial.views.quiz", "quiz"))),

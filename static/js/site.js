@@ -3,6 +3,16 @@
 (function () {
   "use strict";
 
+  // htmx requests that change something carry the CSRF token in a header (pages hold no
+  // token of their own, so that pages the same for everyone can be cached whole).
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.verb === "get") { return; }
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    var token = match ? decodeURIComponent(match[1]) : (field ? field.value : "");
+    if (token) { event.detail.headers["X-CSRFToken"] = token; }
+  });
+
   // When an htmx request fails, tell the user in a live region instead of failing silently.
   document.addEventListener("htmx:responseError", function () {
     var region = document.getElementById("htmx-status");

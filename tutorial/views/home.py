@@ -1,7 +1,10 @@
-"""The home page: what 扯旋 is and where to start."""
+"""The home page (what 扯旋 is and where to start) and the language switch."""
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import check_for_language
 
 from engine.cards import Kind
 
@@ -14,3 +17,28 @@ def home(request: HttpRequest) -> HttpResponse:
         "dingerhuang": [Kind.R3, Kind.JK],
     }
     return render(request, "home.html", context)
+
+
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """``GET /lang/?language=en&next=/pairs/``: remember the language in a cookie and go
+    back.  A GET (not Django's POST ``set_language``) keeps every page free of a CSRF
+    token, so pages that are the same for every visitor can be cached whole."""
+    language = request.GET.get("language", "")
+    next_url = request.GET.get("next", "/")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    if language and check_for_language(language):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response

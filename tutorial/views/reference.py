@@ -30,6 +30,7 @@ from engine.hands import Outcome, Split, compare
 from engine.mango import Mango, mango_amount
 from engine.rules import PRESETS, STAKES, get_rules
 from engine.settle import Seat, Settlement, settle
+from tutorial.pagecache import visitor_independent
 from tutorial.search import (
     CATALOGUES,
     FILTER_CATEGORIES,
@@ -175,6 +176,7 @@ KOUJUE: tuple[tuple[tuple[str, tuple[Kind, ...], tuple[Kind, ...]], ...], ...] =
 )
 
 
+@visitor_independent
 def cards(request: HttpRequest) -> HttpResponse:
     classes = []
     for cls in sorted(SingleClass, reverse=True):
@@ -317,6 +319,7 @@ _SPACES = re.compile(r"\s+")
 
 
 @vary_on_headers("HX-Request")
+@visitor_independent
 def pairs(request: HttpRequest) -> HttpResponse:
     query = PairQuery.from_request(request)
     results, count, count_oob = _results_html(get_language() or "zh-hans", query)
@@ -460,6 +463,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
     return out
 
 
+@visitor_independent
 def pair_detail(request: HttpRequest, code: str) -> HttpResponse:
     group = _parse_code(code)
     if group.code != code:
@@ -636,5 +640,6 @@ def _rules_facts() -> dict[str, Any]:
     }
 
 
+@visitor_independent
 def rules_page(request: HttpRequest) -> HttpResponse:
     return render(request, "reference/rules.html", _rules_facts())

@@ -1,0 +1,50 @@
+"""Whole-page cache for pages that are the same for every visitor.
+
+The reference pages (cards, the pair catalogue and its search, one pair, the rules)
+depend only on the address and the language: they carry no CSRF token, no session
+data and no messages.  Their rendered bytes are kept in Django's cache (local memory
+per process by default; point ``CACHES`` at a shared cache to share it), keyed by
+language, htmx-ness and the full path.  Every response still passes through the
+middleware (CSP, security headers, ``Vary``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from hashlib import sha256
+
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import get_language
+
+View = Callable[..., HttpResponse]
+KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
+TIMEOUT = 60 * 60
+
+
+def visitor_independent(view: View) -> View:
+    """Serve a GET from the cache when possible; cache successful answers."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if request.method != "GET" or len(get_messages(request)):
+            return view(request, *args, **kwargs)
+        raw = f"{get_language()}|{bool(request.headers.get('HX-Request'))}|"
+        raw += f"{bool(request.headers.get('HX-History-Restore-Request'))}|"
+        key = "page:" + sha256((raw + request.get_full_path()).encode()).hexdigest()
+        hit = cache.get(key)
+        if hit is not None:
+            content, headers = hit
+            response = HttpResponse(content)
+            for name, value in headers:
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200 and not response.streaming and not response.cookies:
+            headers = [(h, response[h]) for h in KEPT_HEADERS if h in response]
+            cache.set(key, (response.content, headers), TIMEOUT)
+        return response
+
+    return wrapper
