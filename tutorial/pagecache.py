@@ -1,7 +1,7 @@
 """Whole-page cache for pages that are the same for every visitor.
 
-The reference pages (cards, the pair catalogue and its search, one pair, the rules)
-depend only on the address and the language: they carry no CSRF token, no session
+The home page and the reference pages (cards, the pair catalogue and its search, one
+pair, the rules) depend only on the address and the language: they carry no CSRF token, no session
 data and no messages.  Their rendered bytes are kept in Django's cache (local memory
 per process by default; point ``CACHES`` at a shared cache to share it), keyed by
 language, htmx-ness and the full path.  Every response still passes through the

@@ -7,8 +7,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
 
 from engine.cards import Kind
+from tutorial.pagecache import visitor_independent
 
 
+@visitor_independent
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         # 天九王: 天牌 + 黑9, the strongest two-card group after pairs and 丁二皇.
