@@ -377,3 +377,8 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
     assert "第 1 手回放" in step and "下一步" in step
     assert client.get(url + "history?hand=9").status_code == 404
     assert client.get(url + "history?hand=x").status_code == 400
+    # a saved state whose own log cannot rebuild it (edited by hand): "no such hand", not a 500
+    table = table_of(url)
+    table.state = {**table.state, "config": {**table.state["config"], "seed": "x"}}
+    table.save()
+    assert client.get(url + "history?hand=1&step=1").status_code == 404

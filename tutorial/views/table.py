@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from engine.advisor import advise
 from engine.bots import bot_action
-from engine.cards import Card
+from engine.cards import Card, CardError
 from engine.game import (
     Act,
     Action,
@@ -522,7 +522,10 @@ def _replay_view(request: HttpRequest, table: PracticeTable, game: Game, number:
     end = deals[number] if number < len(deals) else len(log)
     length = end - start
     step = max(0, min(step, length - 1))
-    replayed = replay(game.state.config, log[: start + step + 1])
+    try:
+        replayed = replay(game.state.config, log[: start + step + 1])
+    except (ActionError, CardError, RulesError, KeyError, ValueError):
+        return None  # a saved state its own log cannot rebuild: shown as "no such hand"
     board = _board(request, table, replayed)
     board["my_turn"] = False
     board["bot_turn"] = False
