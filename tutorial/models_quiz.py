@@ -25,6 +25,7 @@ from typing import ClassVar
 
 import fsrs
 from django.db import models
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from engine.cards import CardError
@@ -206,14 +207,14 @@ def due_counts(session_key: str, now: datetime) -> DueCounts:
     local = timezone.localtime(now)
     end_today = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
     end_tomorrow = end_today + timedelta(days=1)
-    upcoming = cards.filter(due__gt=now).order_by("due").values_list("due", flat=True).first()
-    return DueCounts(
-        now=cards.filter(due__lte=now).count(),
-        later_today=cards.filter(due__gt=now, due__lt=end_today).count(),
-        tomorrow=cards.filter(due__gte=end_today, due__lt=end_tomorrow).count(),
-        total=cards.count(),
-        next_due=upcoming,
+    counts = cards.aggregate(
+        now=Count("pk", filter=Q(due__lte=now)),
+        later_today=Count("pk", filter=Q(due__gt=now, due__lt=end_today)),
+        tomorrow=Count("pk", filter=Q(due__gte=end_today, due__lt=end_tomorrow)),
+        total=Count("pk"),
+        next_due=Min("due", filter=Q(due__gt=now)),
     )
+    return DueCounts(**counts)
 
 
 def next_due_card(session_key: str, now: datetime) -> ReviewCard | None:
