@@ -47,6 +47,8 @@ PAGES: list[Page] = [
     Page("/pairs/?q=天九", 0, htmx=True),
     Page("/pairs/RQ-B9/", 0),
     Page("/rules/", 0),
+    Page("/splits/", 0),
+    Page("/splits/?hand=RQ+R6+R7+B9", 0),
     # quiz: the session is created on the first visit (SELECT, INSERT, UPDATE + savepoints);
     # the review counts are one aggregate query.
     Page("/quiz/", 9),

@@ -71,6 +71,8 @@ PAGES = [
     "/pairs/R3-JK/",
     "/pairs/R8-B8/",
     "/rules/",
+    "/splits/",
+    "/splits/?hand=RQ+R6+R7+B9",
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",

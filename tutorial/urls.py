@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, home, reference
+from tutorial.views import calc, home, reference, splits
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -21,4 +21,5 @@ urlpatterns = [
     path("pairs/", reference.pairs, name="pairs"),
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
+    path("splits/", splits.splits_page, name="splits"),
 ]

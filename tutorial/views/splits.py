@@ -1,0 +1,356 @@
+"""/splits/ — 分牌的学问: the split advisor's finding, taught, and a hand tool.
+
+Every figure comes from :mod:`engine.advisor` at render time: the share of hands and
+deals where the best split is not the naive "strongest 头" split
+(:func:`~engine.advisor.naive_differences`), the biggest examples, and, for a hand
+typed into the GET form (``/splits/?hand=RQ+R6+R7+B9``), each split's exact EV and
+吃/走/死 chances (:func:`~engine.advisor.advise`).  The prose lives in
+``templates/splits/`` and its English in ``locale/splits``.
+
+The page is the same for every visitor (a GET form, no CSRF token), so it is cached
+whole (:func:`tutorial.pagecache.visitor_independent`); refused hands answer 400 and
+are not cached.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.html import conditional_escape, escape
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import gettext_lazy as _
+
+from engine.advisor import (
+    DISTINCT_HANDS,
+    OPPONENT_HANDS,
+    Advice,
+    NaiveDifferences,
+    advise,
+    load_table,
+    naive_differences,
+)
+from engine.cards import DECK, KINDS, Kind
+from engine.groups import Group
+from engine.hands import Split, sanhua
+from engine.rules import get_rules
+from tutorial.pagecache import visitor_independent
+from tutorial.search import catalogue_for
+
+RULES_NAMES = ("xuanjing", "app")
+RULES_LABELS: dict[str, Promise] = {
+    "xuanjing": _("旋经规则（默认）"),
+    "app": _("app 规则（有地王）"),
+}
+RULES_SHORT: dict[str, Promise] = {"xuanjing": _("旋经规则"), "app": _("app 规则")}
+SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
+EXAMPLE_HAND = "RQ R6 R7 B9"
+MAX_INPUT = 80  # characters of the hand field echoed back
+
+# 汉字 names a visitor may type instead of codes: the kind names and their nicknames.
+_NAMES: dict[str, Kind] = {}
+for _kind in KINDS:
+    for _name in (_kind.name_zh, *_kind.nicknames):
+        _NAMES[_name.upper()] = _kind
+_BY_CODE = {k.code: k for k in KINDS}
+_SEPARATORS = re.compile(r"[\s,，、;；+/|]+")
+
+
+class HandError(ValueError):
+    """A hand the form refuses; ``self.html`` is the (translated) message as safe HTML."""
+
+    def __init__(self, template: str, **values: int | str) -> None:
+        super().__init__(template % values)
+        self.html: SafeString = mark_safe(
+            escape(template)
+            % {k: v if isinstance(v, int) else conditional_escape(v) for k, v in values.items()}
+        )
+
+
+def _typed(text: str) -> SafeString:
+    """Something the visitor typed, shown back: never translated."""
+    return mark_safe(f'<span translate="no">{escape(text)}</span>')
+
+
+def _zh(text: str) -> SafeString:
+    return mark_safe(f'<span lang="zh-Hans">{escape(text)}</span>')
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _token_kinds(token: str) -> list[Kind]:
+    """One separator-free piece: a code (``rq``), a name (``天牌``) or several names run
+    together (``天牌猫猫``, ``红Q红6``); raise :class:`HandError`."""
+    upper = token.upper()
+    if upper in _BY_CODE:
+        return [_BY_CODE[upper]]
+    out: list[Kind] = []
+    i = 0
+    while i < len(upper):
+        for j in range(len(upper), i, -1):  # the longest name first
+            kind = _NAMES.get(upper[i:j])
+            if kind is not None:
+                out.append(kind)
+                i = j
+                break
+        else:
+            raise HandError(
+                gettext("不认识“%(token)s”。请用牌码（比如 RQ、B9）或牌名（比如 天牌、猫猫）。"),
+                token=_typed(token),
+            )
+    return out
+
+
+def parse_hand_text(text: str) -> tuple[Kind, ...]:
+    """Four kinds from what a visitor typed; raise :class:`HandError` with a message."""
+    kinds: list[Kind] = []
+    for token in _SEPARATORS.split(text.strip()):
+        if token:
+            kinds.extend(_token_kinds(token))
+    if len(kinds) != 4:
+        n = len(kinds)
+        raise HandError(
+            ngettext("一手牌是四张，你填了 %(n)s 张。", "一手牌是四张，你填了 %(n)s 张。", n),
+            n=n,
+        )
+    for kind, n in Counter(kinds).items():
+        if n > kind.copies:
+            raise HandError(
+                ngettext(
+                    "%(name)s 整副牌只有 %(copies)s 张，你填了 %(n)s 张。",
+                    "%(name)s 整副牌只有 %(copies)s 张，你填了 %(n)s 张。",
+                    kind.copies,
+                ),
+                name=_zh(kind.name_zh),
+                copies=kind.copies,
+                n=n,
+            )
+    return tuple(kinds)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def signed(x: float) -> str:
+    """``+0.199`` / ``−0.026`` (a real minus sign) / ``0.000``."""
+    text = f"{abs(x):.3f}"
+    if text == "0.000":
+        return text
+    return ("+" if x > 0 else "−") + text
+
+
+def percent(p: float) -> str:
+    return f"{p * 100:.1f}%"
+
+
+def _pair_url(group: Group, rules_name: str) -> str:
+    url = reverse("pair_detail", args=[group.code])
+    return f"{url}?rules={rules_name}" if rules_name != "xuanjing" else url
+
+
+def hand_url(kinds: tuple[Kind, ...], rules_name: str) -> str:
+    params = {"hand": " ".join(k.code for k in kinds)}
+    if rules_name != "xuanjing":
+        params["rules"] = rules_name
+    return f"{reverse('splits')}?{urlencode(params)}#tool"
+
+
+def _group_view(group: Group, rules_name: str) -> dict[str, Any]:
+    entry = catalogue_for(rules_name).by_code[group.code]
+    return {
+        "kinds": group.kinds,
+        "name": entry.name,
+        "pinyin": entry.pinyin,
+        "position": entry.position,
+        "url": _pair_url(group, rules_name),
+    }
+
+
+def _split_view(split: Split, rules_name: str) -> dict[str, Any]:
+    return {
+        "head": _group_view(split.head, rules_name),
+        "tail": _group_view(split.tail, rules_name),
+    }
+
+
+# ---------------------------------------------------------------- the finding
+
+
+def _figures(rules_name: str) -> dict[str, Any]:
+    rules = get_rules(rules_name)
+    found: NaiveDifferences = naive_differences(rules)
+    table = load_table(rules)
+    return {
+        "name": rules_name,
+        "label": RULES_LABELS[rules_name],
+        "hands": found.hands,
+        "hands_text": f"{found.hands:,}",
+        "total_hands": found.total_hands,
+        "total_text": f"{found.total_hands:,}",
+        "hand_share": percent(found.hands / found.total_hands),
+        "deal_share": percent(found.probability),
+        "mean_gain": signed(found.mean_gain),
+        "mean_gain_when_differs": signed(found.mean_gain_when_differs),
+        "exploitability": f"{table.exploitability:.6f}",
+        "rounds": table.rounds,
+        "found": found,
+    }
+
+
+def _examples(found: NaiveDifferences, rules_name: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "kinds": ex.kinds,
+            "naive": _split_view(ex.naive, rules_name),
+            "best": _split_view(ex.best, rules_name),
+            "ev_naive": signed(ex.ev_naive),
+            "ev_best": signed(ex.ev_best),
+            "gain": signed(ex.gain),
+            "url": hand_url(ex.kinds, rules_name),
+            "code": " ".join(k.code for k in ex.kinds),
+        }
+        for ex in found.examples
+    ]
+
+
+# ---------------------------------------------------------------- one hand
+
+
+def why(advice: Advice, rules_name: str) -> str:
+    """One generated sentence: why the best split beats the naive one (or that it is it)."""
+    best, naive = advice.splits[advice.best], advice.splits[advice.naive]
+    if best.ev <= naive.ev:
+        others = [s.ev for i, s in enumerate(advice.splits) if s.split != naive.split]
+        margin = naive.ev - max(others)
+        if margin <= 0:
+            return gettext("这手牌头最大的分法就是最好的分法，另有一种分法和它一样好。")
+        return gettext(
+            "这手牌头最大的分法就是最好的分法：换成别的分法，头变小了，尾补回来的不够，"
+            "每次亮牌平均至少少赢 %(d)s。"
+        ) % {"d": f"{margin:.3f}"}
+    bh, bt = _group_view(best.split.head, rules_name), _group_view(best.split.tail, rules_name)
+    nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)
+    return gettext(
+        "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
+        "第 %(bt)s 大（共 %(total)s 组）。吃要头尾都不输，尾强了，吃的机会从 %(w0)s 变成 "
+        "%(w1)s，死的机会从 %(l0)s 变成 %(l1)s，每次亮牌平均多赢 %(gain)s。"
+    ) % {
+        "nh": nh["position"],
+        "bh": bh["position"],
+        "nt": nt["position"],
+        "bt": bt["position"],
+        "total": len(catalogue_for(rules_name).entries),
+        "w0": percent(naive.p_win),
+        "w1": percent(best.p_win),
+        "l0": percent(naive.p_lose),
+        "l1": percent(best.p_lose),
+        "gain": f"{best.ev - naive.ev:.3f}",
+    }
+
+
+def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
+    rules = get_rules(rules_name)
+    advice = advise(kinds, rules)
+    top = max(s.ev for s in advice.splits)
+    options = []
+    for i, s in enumerate(advice.splits):
+        same_as = next((j for j in range(i) if advice.splits[j].split == s.split), None)
+        options.append(
+            {
+                "index": i,
+                "word": SPLIT_WORDS[i],
+                "same_as": SPLIT_WORDS[same_as] if same_as is not None else "",
+                **_split_view(s.split, rules_name),
+                "ev": signed(s.ev),
+                "ev_raw": s.ev,
+                "best": s.ev == top,
+                "naive": i == advice.naive,
+                "odds": [
+                    {
+                        "key": "win",
+                        "label": pgettext("splits", "吃"),
+                        "p": s.p_win,
+                        "text": percent(s.p_win),
+                    },
+                    {
+                        "key": "push",
+                        "label": pgettext("splits", "走"),
+                        "p": s.p_push,
+                        "text": percent(s.p_push),
+                    },
+                    {
+                        "key": "lose",
+                        "label": pgettext("splits", "死"),
+                        "p": s.p_lose,
+                        "text": percent(s.p_lose),
+                    },
+                ],
+            }
+        )
+    return {
+        "kinds": advice.kinds,
+        "options": options,
+        "why": why(advice, rules_name),
+        "gain": signed(advice.gain_over_naive),
+        "naive_is_best": advice.splits[advice.naive].ev == top,
+        "sanhua": sanhua(advice.kinds, rules),
+    }
+
+
+# ---------------------------------------------------------------- the view
+
+
+@visitor_independent
+def splits_page(request: HttpRequest) -> HttpResponse:
+    rules_name = request.GET.get("rules", "")
+    rules_name = rules_name if rules_name in RULES_NAMES else "xuanjing"
+    raw = "".join(
+        c for c in request.GET.get("hand", "") if not unicodedata.category(c).startswith("C")
+    )
+    hand_text = " ".join(raw.split())[:MAX_INPUT]
+    error: SafeString | str = ""
+    result = None
+    if hand_text:
+        try:
+            result = _result(parse_hand_text(hand_text), rules_name)
+        except HandError as exc:
+            error = exc.html
+    figures = {name: _figures(name) for name in RULES_NAMES}
+    current = figures[rules_name]
+    other_name = "app" if rules_name == "xuanjing" else "xuanjing"
+    switch_params = {"hand": hand_text} if hand_text else {}
+    if other_name != "xuanjing":
+        switch_params["rules"] = other_name
+    switch_url = reverse("splits") + ("?" + urlencode(switch_params) if switch_params else "")
+    context = {
+        "rules_name": rules_name,
+        "rules_label": RULES_LABELS[rules_name],
+        "rules_short": RULES_SHORT[rules_name],
+        "other_rules_label": RULES_LABELS[other_name],
+        "switch_url": switch_url,
+        "figures": [figures[name] for name in RULES_NAMES],
+        "f": current,
+        "examples": _examples(current["found"], rules_name),
+        "distinct_hands": f"{DISTINCT_HANDS:,}",
+        "opponent_hands": f"{OPPONENT_HANDS:,}",
+        "unseen": len(DECK) - 4,
+        "deck_size": len(DECK),
+        "hand_text": hand_text,
+        "example_url": hand_url(tuple(_BY_CODE[c] for c in EXAMPLE_HAND.split()), rules_name),
+        "example_hand": EXAMPLE_HAND,
+        "error": error,
+        "result": result,
+        "show_pinyin": not (get_language() or "zh").startswith("zh"),
+        "codes": [{"code": k.code, "name": k.name_zh} for k in KINDS],
+    }
+    status = 400 if error else 200
+    return render(request, "splits/splits.html", context, status=status)
