@@ -90,6 +90,16 @@ DATABASES = {
         conn_max_age=600,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several gunicorn workers share one SQLite file.  A deferred transaction that reads
+    # and then writes fails at once with "database is locked" (a 500) when another worker
+    # writes; IMMEDIATE takes the write lock at BEGIN and waits for it (up to `timeout` s),
+    # and WAL lets readers go on while one worker writes.  (scripts/soak.py found this.)
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
