@@ -38,7 +38,8 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = 40
 NASTY = [
-    "", " ", "0", "-1", "-0", "1", "2", "3", "7", "99", "2147483648", "-2147483649",
+    "", " ", "0", "-1", "-0", "²", "--5", "-²", "+3", "1", "2", "3", "7", "99", "2147483648",
+    "-2147483649",
     "9" * 40, "1e9", "1e999", "NaN", "inf", "-inf", "0x10", "1.5", "１２", "٣", "½",
     "\x00", "a\x00b", "\ud7ff", "𝟘", "🀄", "\u202e", "null", "true", "[]", "{}",
     "<script>alert(1)</script>", "' OR 1=1 --", "%00", "../../etc/passwd", "x" * 5000,
@@ -362,3 +363,19 @@ def test_control_characters_in_a_night_are_not_stored(client: Client) -> None:
     assert response.status_code == 302
     night = Night.objects.get()
     assert night.players == ["ab", "乙"] and night.title == "t"
+
+
+def test_odd_numbers_on_the_table_are_refused(client: Client) -> None:
+    """Regression (found by the fuzzer): "²" passes str.isdigit() and "--5" passed the
+    minus-stripping check, and int() then raised: a 500.  Now a 400 and nothing changes."""
+    for bots in ("²", "--5", "-²"):
+        response = client.post("/table/", {"bots": bots, "level": "simple", "stakes": "1、3"})
+        assert response.status_code == 400
+    table_url = client.post("/table/", {"bots": "2", "level": "simple",
+                                        "stakes": "1、3"})["Location"]
+    for seq in ("²", "--5"):
+        response = client.post(table_url + "act", {"seq": seq, "act": "deal"})
+        assert response.status_code == 400
+    from tutorial.models_table import PracticeTable
+
+    assert PracticeTable.objects.get().seq == 0

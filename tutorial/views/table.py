@@ -9,6 +9,7 @@ tampered value is answered with 4xx and a message, and the state is unchanged.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -73,7 +74,8 @@ def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> Prac
 
 
 def _int(value: str | None, name: str) -> int:
-    if value is None or not value.strip().lstrip("-").isdigit():
+    # One optional minus and decimal digits ("²".isdigit() and "--5" would crash int())
+    if value is None or not re.fullmatch(r"-?\d+", value.strip()):
         raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name})
     number = int(value)
     if abs(number) > MAX_AMOUNT:
