@@ -41,7 +41,7 @@ def _walkthrough_steps() -> list[str]:
 
 
 STATIC_PAGES = [
-    "/", "/cards/", "/pairs/", "/pairs/?q=zzzz", "/pairs/RQ-B9/", "/rules/",
+    "/", "/cards/", "/pairs/", "/pairs/?q=zzzz", "/pairs/RQ-B9/", "/rules/", "/splits/",
     "/quiz/", "/quiz/review/", "/quiz/progress/",
     *[f"/quiz/{slug}/?seed=7&level=1"
       for slug in ("bigger", "order", "name", "cards", "split", "showdown", "koujue")],
