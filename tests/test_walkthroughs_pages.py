@@ -139,7 +139,7 @@ def test_english_pages_have_no_untranslated_text(client: Client, slug: str) -> N
 
 
 def test_catalog_covers_every_sentence_with_the_same_fields() -> None:
-    catalog = {e.msgid: e for e in polib.pofile(str(PO)) if not e.msgctxt}
+    catalog = {e.msgid: e for e in polib.pofile(str(PO)) if e.msgctxt == "wt"}
     for key, zh in wt.content()["texts"].items():
         assert zh in catalog and catalog[zh].msgstr, key
         assert set(re.findall(r"\{(\w+)\}", catalog[zh].msgstr)) <= set(

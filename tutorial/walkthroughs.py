@@ -81,7 +81,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]+")
 def text(message: str) -> SafeString:
     """A translated message, escaped; on English pages every run of Chinese characters
     in it (a card or player name) is wrapped in ``<span lang="zh-Hans">``."""
-    escaped = conditional_escape(_(message))
+    escaped = conditional_escape(pgettext("wt", message))
     if english():
         return mark_safe(_CJK.sub(r'<span lang="zh-Hans">\g<0></span>', escaped))
     return escaped

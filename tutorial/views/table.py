@@ -21,6 +21,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.advisor import advise
@@ -184,7 +185,7 @@ def display_names(game: Game) -> dict[str, str]:
 
 
 #: The showdown outcomes (engine values, shown in Chinese) and their English gloss.
-OUTCOME_GLOSS = {"吃": N_("吃"), "走": N_("走"), "死": N_("死")}
+OUTCOME_GLOSS = {"吃": "吃", "走": "走", "死": "死"}  # translated with context "gloss"
 
 
 @dataclass
@@ -226,7 +227,7 @@ def _group_name(labels: list[str], rules: Rules) -> str:
 
 def _gloss(outcome: str) -> str:
     """The English gloss of 吃/走/死 (empty on the Chinese page)."""
-    gloss = _(OUTCOME_GLOSS[outcome]) if outcome in OUTCOME_GLOSS else ""
+    gloss = pgettext("gloss", OUTCOME_GLOSS[outcome]) if outcome in OUTCOME_GLOSS else ""
     return "" if gloss == outcome else gloss
 
 
