@@ -907,17 +907,24 @@ class Game:
             st.pending_mango = mango_next
             st.zou_winner = winner
 
-    def _xiu(self) -> None:
+    def _folded_pi_to_pot(self) -> list[int]:
+        """The hand ends with no winner: the folded players' 皮 goes to the pot for the
+        next hand, everyone still in keeps their stake.  Returns the nets."""
         st = self.state
         h = st.hand
         assert h is not None
         nets = [0] * len(st.seats)
-        folded_pi = 0
         for s in h.order:
             if h.folded[s]:
                 nets[s] = -h.committed[s]
-                folded_pi += h.committed[s]
-        st.pot += folded_pi
+                st.pot += h.committed[s]
+        return nets
+
+    def _xiu(self) -> None:
+        st = self.state
+        h = st.hand
+        assert h is not None
+        nets = self._folded_pi_to_pot()
         self._finish(HandResult("xiu", nets, None, 0, st.pot, Mango.XIU.value))
         st.pending_mango = Mango.XIU.value
 
@@ -972,18 +979,13 @@ class Game:
                                   sanhua=h.sanhua[str(s)]))
             else:
                 seats.append(Seat(str(s), h.committed[s], self.split_of(s)))
-        nets = [0] * n
         if not any(x.in_showdown for x in seats):
-            folded_pi = 0
-            for s in h.order:
-                if h.folded[s]:
-                    nets[s] = -h.committed[s]
-                    folded_pi += h.committed[s]
-            st.pot += folded_pi
+            nets = self._folded_pi_to_pot()
             self._finish(HandResult("sanhua", nets, None, 0, st.pot, None,
                                     splits=dict(h.splits), sanhua=dict(h.sanhua)))
             return
         res = settle(seats, self.rules)
+        nets = [0] * n
         for name, net in res.nets.items():
             nets[int(name)] = net
         winner = int(res.pi_to) if res.pi_to is not None else None

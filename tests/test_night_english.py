@@ -3,28 +3,19 @@ remain — game terms such as 皮 and 芒果, card and pair names — are glosse
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 
+from tests.english import game_terms, untranslated
 from tutorial.models_night import Night
 
 pytestmark = pytest.mark.django_db
 
-# Game terms the English pages keep in Chinese on purpose (each appears with a gloss).
-TERMS = ["皮", "芒果", "圈芒", "揍芒", "休芒", "挡家", "三花", "旋经", "地王", "休过河", "起头",
-         "扯旋学堂", "扬旋", "积分制", "扫尾", "吃", "走", "头", "尾", "中文", "1、3", "5、10",
-         "5、20", "、"]
+TERMS = game_terms()
 
 
 def leftover_chinese(html: str) -> list[str]:
-    body = html[html.index("<main"):html.index("</main>")]
-    body = re.sub(r'<span[^>]*lang="zh-Hans"[^>]*>.*?</span>', "", body, flags=re.S)
-    body = re.sub(r"<[^>]+>", " ", body)
-    for term in sorted(TERMS, key=len, reverse=True):
-        body = body.replace(term, "")
-    return re.findall(r"[\u3400-\u9fff]+", body)
+    return untranslated(html[html.index("<main"):html.index("</main>")], TERMS)
 
 
 def test_calc_in_english(client: Client) -> None:

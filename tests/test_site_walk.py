@@ -16,19 +16,16 @@ import re
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
-from html.parser import HTMLParser
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from engine import ALL_GROUPS, KINDS, Category
 from engine import quiz as q
-from engine.cards import SingleClass
 from engine.game import Game, Phase
-from engine.mango import Mango
 from engine.rules import get_rules
+from tests.english import game_terms, untranslated
 from tutorial import walkthroughs as wt
 from tutorial.models_night import Night
 from tutorial.models_table import PracticeTable
@@ -239,90 +236,9 @@ def _run(name: str, client: Client, monkeypatch: pytest.MonkeyPatch) -> Any:
     return scenario(client)
 
 
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-GLOSSARY = """
-扯旋 打旋 扯旋儿 旋经 牌九 钵钵 皮 芒果 揍芒 休芒 圈芒 皱芒 头 尾 吃 捻 走 打走 死 掉 扯 扯牌
-分牌 发招 瞧 买 返 拖 敲 休 甩 休过河 串牌 三花 三花十 三花六 对子 点 皱 杠 王 挡家 发人 打鸡 躺
-口诀 天地人和梅板三 斧十猫膏下四滥 天 地 人 和 梅 板 三 斧 十 猫 膏 下四滥 上四 上四牌 中三牌
-下腰牌 杂牌 尾大吃皮 积分制 甲 乙 丙 丁 一对 点数
-""".split()
-
-
-def allowed_terms() -> list[str]:
-    terms = set(GLOSSARY)
-    for group in ALL_GROUPS:
-        names = group.names()
-        terms.update(a.name for a in names.aliases)
-        if names.name:
-            terms.add(names.name)
-        terms.add(group.display_name())
-    for kind in KINDS:
-        terms.add(kind.name_zh)
-        terms.update(kind.nicknames)
-    terms.update(c.label for c in SingleClass)
-    terms.update(c.label for c in Category)
-    terms.update(m.value for m in Mango)
-    return sorted(terms, key=len, reverse=True)
-
-
-class _Text(HTMLParser):
-    """Collects visible text and accessible-name attributes outside lang="zh" elements."""
-
-    VOID: ClassVar[set[str]] = {"area", "base", "br", "col", "embed", "hr", "img", "input",
-                                "link", "meta", "source", "track", "wbr"}
-    ATTRS = ("aria-label", "title", "alt", "placeholder")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[tuple[str, bool]] = []
-        self.found: list[str] = []
-
-    def _chinese(self) -> bool:
-        return any(zh for _, zh in self.stack)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        lang = (values.get("lang") or "").lower()
-        zh = (
-            lang.startswith("zh")
-            or (self._chinese() and not lang)
-            or values.get("translate") == "no"  # e.g. a visitor's own search words
-            or values.get("aria-hidden") == "true"
-        )
-        if not zh and tag not in ("script", "style"):
-            self.found += [values[a] or "" for a in self.ATTRS if values.get(a)]
-            if tag == "input" and values.get("type") in ("submit", "button"):
-                self.found.append(values.get("value") or "")
-        if tag not in self.VOID:
-            self.stack.append((tag, zh or tag in ("script", "style")))
-
-    def handle_endtag(self, tag: str) -> None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i][0] == tag:
-                del self.stack[i:]
-                break
-
-    def handle_data(self, data: str) -> None:
-        if not self._chinese() and data.strip():
-            self.found.append(data.strip())
-
-
-def untranslated(html: str, terms: list[str]) -> list[str]:
-    parser = _Text()
-    parser.feed(html)
-    leftovers = []
-    for text in parser.found:
-        stripped = text
-        for term in terms:
-            stripped = stripped.replace(term, " ")
-        if CJK.search(stripped):
-            leftovers.append(text)
-    return leftovers
-
-
 @pytest.fixture(scope="module")
 def terms() -> list[str]:
-    return allowed_terms()
+    return game_terms()
 
 
 @pytest.mark.django_db

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.advisor import advise, naive_differences
 from engine.cards import parse_kinds
 from engine.rules import get_rules
-from tests.test_site_walk import allowed_terms, untranslated
+from tests.english import game_terms, untranslated
 from tutorial.views import splits as view
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +178,7 @@ def test_bad_hands_are_refused_with_a_message(
 
 def test_english_is_complete(client: Client) -> None:
     client.cookies["django_language"] = "en"
-    terms = allowed_terms()
+    terms = game_terms()
     for url in ("/splits/", HAND, HAND + "&rules=app", "/splits/?hand=RQ+RQ+R2+R2",
                 "/splits/?hand=R10+B10+BJ+B5", "/splits/?" + _q("银行卡 RQ"),
                 "/splits/?hand=R3+R3+R7+B9", "/splits/?hand=RQ"):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import re
 import uuid
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,9 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from engine.cards import KINDS
 from engine.game import ERROR_PARAMS, Act, Action, ActionError, ErrorCode, Game, Phase
+from tests import english
+from tests.english import game_terms
 from tutorial.models_table import PracticeTable
 from tutorial.views.table import (
     ACT_WORDS,
@@ -32,67 +32,19 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 SAMPLE = {"act": "raise", "name": "电脑甲", "who": "电脑乙", "min": 10, "max": 100,
           "level": 6, "floor": 5}
 
-# Game vocabulary that stays Chinese on English pages (the site's glossary: betting words
-# are glossed in parentheses, e.g. "Call (瞧)").  Pair names are *not* here: they must sit
-# inside lang="zh" elements.
-TERMS = sorted(
-    set("""扯旋 钵钵 皮 芒果 揍芒 休芒 圈芒 头 尾 吃 走 死 扯 发招 瞧 返 拖 敲 休 甩 休过河 串牌
-        三花 三花十 三花六 挡家 发人 打鸡 躺 甲 乙 丙 丁 中文 扯旋学堂 旋经 地九王 王""".split())
-    | {k.name_zh for k in KINDS} | {n for k in KINDS for n in k.nicknames},
-    key=len, reverse=True)
-
-
-class _Text(HTMLParser):
-    """Visible text and accessible names outside ``lang="zh"`` elements."""
-
-    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                      "meta", "source", "track", "wbr"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[tuple[str, bool]] = []
-        self.found: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        lang = (values.get("lang") or "").lower()
-        inherited = any(zh for _, zh in self.stack)
-        zh = (lang.startswith("zh") or (inherited and not lang)
-              or values.get("aria-hidden") == "true")  # decoration: the logo mark
-        if not zh:
-            self.found += [values[a] or "" for a in ("aria-label", "title", "alt",
-                                                     "placeholder") if values.get(a)]
-        if tag not in self.VOID:
-            self.stack.append((tag, zh or tag in ("script", "style", "svg")))
-
-    def handle_endtag(self, tag: str) -> None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i][0] == tag:
-                del self.stack[i:]
-                break
-
-    def handle_data(self, data: str) -> None:
-        if not any(zh for _, zh in self.stack) and data.strip():
-            self.found.append(data.strip())
+# Pair names are not allowed outside lang="zh" elements on the table pages (but the
+# start form names the 地九王 option in its English label).
+TERMS = sorted({*game_terms(pair_names=False), "地九王"}, key=len, reverse=True)
 
 
 def untranslated(html: str) -> list[str]:
-    parser = _Text()
-    parser.feed(html)
-    left = []
-    for text in parser.found:
-        stripped = text
-        for term in TERMS:
-            stripped = stripped.replace(term, " ")
-        if CJK.search(stripped):
-            left.append(text)
-    return left
+    return english.untranslated(html, TERMS)
 
 
 def test_the_checker_catches_chinese_outside_lang_zh() -> None:
-    html = ('<p>Call (瞧)</p><p lang="zh">天杠</p><p>天杠</p>'
+    html = ('<p>Call (瞧)</p><p lang="zh">天官九</p><p>天官九</p>'
             '<span aria-label="暗牌"></span><p>the 钵钵</p>')
-    assert untranslated(html) == ["天杠", "暗牌"]
+    assert untranslated(html) == ["天官九", "暗牌"]
 
 
 # ---------------------------------------------------------------- refusals

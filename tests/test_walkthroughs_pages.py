@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
 import pytest
 from django.test import Client
 
+from tests.english import game_terms, untranslated
 from tutorial import walkthroughs as wt
 
 pytestmark = pytest.mark.django_db
 
 SLUGS = [d["slug"] for d in wt.definitions()]
 PO = Path(__file__).resolve().parent.parent / "locale/walkthroughs/en/LC_MESSAGES/django.po"
+
+TERMS = game_terms()
 
 
 def step_count(client: Client, slug: str) -> int:
@@ -90,37 +92,6 @@ def test_walk_every_step(client: Client, slug: str) -> None:
         assert "<html" in restore.content.decode()
 
 
-class _VisibleText(HTMLParser):
-    """Text outside lang="zh-Hans" elements, player names (.who) and card drawings."""
-
-    SKIP = ("script", "style", "title")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[bool] = []
-        self.out: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        skip = (a.get("lang", "") or "").startswith("zh") or "who" in (a.get("class") or "").split()
-        classes = (a.get("class") or "").split()
-        skip = skip or tag in self.SKIP or "card" in classes
-        if tag in ("br", "img", "input", "meta", "link", "use", "hr"):
-            return
-        self.stack.append(skip or (bool(self.stack) and self.stack[-1]))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("br", "img", "input", "meta", "link", "use", "hr"):
-            return
-        if self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        if not (self.stack and self.stack[-1]):
-            self.out.append(data)
-
-
-CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -132,9 +103,7 @@ def test_english_pages_have_no_untranslated_text(client: Client, slug: str) -> N
     for n in range(1, total + 1):
         html = client.get(f"/walkthroughs/{slug}/{n}/").content.decode()
         main = html[html.index('<main'):html.index("</main>")]
-        parser = _VisibleText()
-        parser.feed(main)
-        leftover = [t.strip() for t in parser.out if CJK.search(t)]
+        leftover = untranslated(main, TERMS)
         assert not leftover, (slug, n, leftover[:5])
 
 
