@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.game import Act, Action, Game
-from tutorial.models_table import PracticeTable
+from engine.game import Act, Action
+from tests.tables import game_of, open_table, save_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,24 +17,12 @@ STRONG_BOTS = {0: ["R3", "JK", "B10", "B4"], 1: ["RQ", "RQ", "R2", "R2"],
                2: ["R8", "R8", "R4", "R4"]}
 
 
-def open_table(page: Any, live_server: Any, level: str = "strong") -> str:
-    page.goto(f"{live_server.url}/table/")
-    page.select_option("#bots", "2")
-    page.check(f"input[name=level][value={level}]")
-    page.click("button[type=submit]:has-text('开桌')")
-    page.wait_for_selector("#board")
-    return str(page.url)
-
-
 def stack(url: str, hands: dict[int, list[str]]) -> None:
     """Deal the first hand with these cards; the human (seat 0) speaks first."""
-    table = PracticeTable.objects.get(pk=uuid.UUID(url.rstrip("/").split("/")[-1]))
-    game = Game.from_dict(table.state)
+    game = game_of(url)
     game.state.dealer = 1
     game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands)))
-    table.state = game.to_dict()
-    table.seq = game.seq
-    table.save()
+    save_game(url, game)
 
 
 def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = True) -> None:
@@ -87,7 +74,7 @@ def test_whole_hand_with_squeeze_and_split(browser_page: Any, live_server: Any,
                                            screenshot: Callable[..., Any],
                                            axe: Callable[..., Any]) -> None:
     page = browser_page
-    url = open_table(page, live_server)
+    url = open_table(page, live_server, "strong")
     stack(url, STRONG_BOTS)
     page.goto(url)
     screenshot(page, "table-round1")
@@ -118,7 +105,7 @@ def test_whole_hand_without_javascript(chromium_browser: Any, live_server: Any,
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
-        url = open_table(page, live_server)
+        url = open_table(page, live_server, "strong")
         stack(url, STRONG_BOTS)
         page.goto(url)
         for _ in range(80):
@@ -148,7 +135,7 @@ def test_whole_hand_without_javascript(chromium_browser: Any, live_server: Any,
 
 def test_stale_tab_is_told(browser_page: Any, live_server: Any) -> None:
     page = browser_page
-    url = open_table(page, live_server)
+    url = open_table(page, live_server, "strong")
     stack(url, STRONG_BOTS)
     page.goto(url)
     other = page.context.new_page()
@@ -162,7 +149,7 @@ def test_stale_tab_is_told(browser_page: Any, live_server: Any) -> None:
 
 
 def test_phone_layout(phone_page: Any, live_server: Any, screenshot: Callable[..., Any]) -> None:
-    url = open_table(phone_page, live_server, level="simple")
+    url = open_table(phone_page, live_server, "simple")
     stack(url, STRONG_BOTS)
     phone_page.goto(url)
     screenshot(phone_page, "table-phone")

@@ -4,14 +4,13 @@ hand by keyboard only, and axe after every kind of htmx swap."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from engine.game import Act, Action, Game, Phase
-from tutorial.models_table import PracticeTable
+from tests.tables import open_table, save_game, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,32 +18,12 @@ HANDS = {0: ["RQ", "B9", "R8", "R8"], 1: ["B5", "B7", "B6", "B4"],
          2: ["B8", "R7", "R6", "R3"]}
 
 
-def open_table(page: Any, live_server: Any, level: str = "simple") -> str:
-    page.goto(f"{live_server.url}/table/")
-    page.select_option("#bots", "2")
-    page.check(f"input[name=level][value={level}]")
-    page.click("button[type=submit]:has-text('开桌')")
-    page.wait_for_selector("#board")
-    return str(page.url)
-
-
-def table_of(url: str) -> PracticeTable:
-    return PracticeTable.objects.get(pk=uuid.UUID(url.rstrip("/").split("/")[-1]))
-
-
-def save(url: str, game: Game) -> None:
-    table = table_of(url)
-    table.state = game.to_dict()
-    table.seq = game.seq
-    table.save()
-
-
 def deal(url: str, hands: dict[int, list[str]] = HANDS) -> Game:
     """Deal the next hand with these cards; the human (seat 0) speaks first."""
     game = Game.from_dict(table_of(url).state)
     game.state.dealer = game.state.config["dealer"] = 1
     game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands)))
-    save(url, game)
+    save_game(url, game)
     return game
 
 
@@ -58,7 +37,7 @@ def to_round3(url: str, game: Game) -> None:
             game.apply(Action(Act.RAISE, actor, legal.min_raise))
         else:
             game.apply(Action(Act.CALL, actor))
-    save(url, game)
+    save_game(url, game)
 
 
 def quiesce(page: Any) -> None:
@@ -74,7 +53,7 @@ def settle_transitions(page: Any) -> None:
 def test_squeeze_reveals_the_corner_first(browser_page: Any, live_server: Any,
                                           screenshot: Callable[..., Any]) -> None:
     page = browser_page
-    url = open_table(page, live_server)
+    url = open_table(page, live_server, "simple")
     to_round3(url, deal(url))
     page.goto(url)
     cover = page.locator(".squeeze__cover")
@@ -104,7 +83,7 @@ def test_tampered_value_shows_one_message_in_the_board(browser_page: Any, live_s
                                                        screenshot: Callable[..., Any],
                                                        axe: Callable[..., Any]) -> None:
     page = browser_page
-    url = open_table(page, live_server)
+    url = open_table(page, live_server, "simple")
     deal(url)
     page.goto(url)
     before = _state(url)
@@ -135,11 +114,11 @@ def test_stale_tab_shows_one_message_and_changes_nothing(browser_page: Any, live
                                                          screenshot: Callable[..., Any],
                                                          axe: Callable[..., Any]) -> None:
     page = browser_page
-    url = open_table(page, live_server)
+    url = open_table(page, live_server, "simple")
     game = deal(url)
     page.goto(url)
     game.apply(Action(Act.CALL, 0))  # "another tab" calls
-    save(url, game)
+    save_game(url, game)
     before = _state(url)
     with page.expect_response(lambda r: r.url.endswith("/act")) as response:
         page.click("button[data-act=fold]")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping, Sequence
 
 import pytest
 from django.test import Client
 
 from engine.game import Act, Action, Game, Phase
+from tests.tables import game_of, save_game, table_of
 from tutorial.models_table import PracticeTable
 
 pytestmark = pytest.mark.django_db
@@ -25,28 +25,13 @@ def create(client: Client, bots: int = 2, level: str = "simple", **extra: str) -
     return url
 
 
-def table_of(url: str) -> PracticeTable:
-    return PracticeTable.objects.get(pk=uuid.UUID(url.split("/")[2]))
-
-
-def game_of(url: str) -> Game:
-    return Game.from_dict(table_of(url).state)
-
-
-def put(url: str, game: Game) -> None:
-    t = table_of(url)
-    t.state = game.to_dict()
-    t.seq = game.seq
-    t.save()
-
-
 def stacked(url: str, hands: Mapping[int, Sequence[str]], dealer: int = 1) -> Game:
     """Deal the next hand with these cards; with 2 bots and dealer 1 the human speaks
     first in round 1."""
     g = game_of(url)
     g.state.dealer = dealer
     g.apply(Action(Act.DEAL, cards=g.stacked_deck(hands)))
-    put(url, g)
+    save_game(url, g)
     return g
 
 
@@ -116,7 +101,7 @@ def test_deal_and_bots_step_by_step(client: Client) -> None:
     url = create(client)
     g = game_of(url)
     g.state.dealer = 0  # 挡家 = bot 1, a bot (2) speaks first
-    put(url, g)
+    save_game(url, g)
     r = post(client, url, "act", act="deal")
     assert r.status_code == 200  # type: ignore[attr-defined]
     html = r.content.decode()  # type: ignore[attr-defined]
@@ -225,7 +210,7 @@ def test_squeeze_blocks_bots_and_actions(client: Client) -> None:
             g.apply(Action(Act.RAISE, actor, legal.min_raise))
         else:
             g.apply(Action(Act.CALL, actor))
-    put(url, g)
+    save_game(url, g)
     assert g.hand is not None and g.hand.round == 3
     html = client.get(url).content.decode()
     assert "squeeze__cover" in html and 'role="slider"' in html and "bot-step" not in html
@@ -255,7 +240,7 @@ def test_sanhua_button(client: Client) -> None:
         from engine.bots import choose_split
 
         g.apply(choose_split(g, g.to_act, "simple"))
-    put(url, g)
+    save_game(url, g)
     t = table_of(url)
     t.squeezed = g.hand.number if g.hand else 0
     t.save()
@@ -283,7 +268,7 @@ def test_bot_rebuys_when_empty(client: Client) -> None:
     url = create(client)
     g = game_of(url)
     g.state.seats[2].bobo = 0
-    put(url, g)
+    save_game(url, g)
     assert 'value="deal"' not in client.get(url).content.decode()
     assert post(client, url, "bot").status_code == 200  # type: ignore[attr-defined]
     assert game_of(url).seats[2].bobo == 50

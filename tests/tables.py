@@ -1,0 +1,37 @@
+"""Helpers shared by the practice-table tests: reach a table's stored state, change it
+(to stack a deck or move the dealer), and open a table in a browser."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from engine.game import Game
+from tutorial.models_table import PracticeTable
+
+
+def table_of(url: str) -> PracticeTable:
+    """The table at ``url`` (a path like ``/table/<id>/`` or a full address)."""
+    return PracticeTable.objects.get(pk=uuid.UUID(url.rstrip("/").split("/")[-1]))
+
+
+def game_of(url: str) -> Game:
+    return Game.from_dict(table_of(url).state)
+
+
+def save_game(url: str, game: Game) -> None:
+    """Store ``game`` as the table's state, as the views do after an action."""
+    table = table_of(url)
+    table.state = game.to_dict()
+    table.seq = game.seq
+    table.save()
+
+
+def open_table(page: Any, live_server: Any, level: str) -> str:
+    """Start a table with two bots of ``level`` through the start form; its address."""
+    page.goto(f"{live_server.url}/table/")
+    page.select_option("#bots", "2")
+    page.check(f"input[name=level][value={level}]")
+    page.click("button[type=submit]:has-text('开桌')")
+    page.wait_for_selector("#board")
+    return str(page.url)
