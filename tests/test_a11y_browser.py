@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from engine.game import Act, Action, Game
 from tutorial import walkthroughs as wt
@@ -266,6 +267,6 @@ def test_skip_link_is_first_and_moves_focus_to_main(live_server: Any,
     page.goto(live_server.url + "/rules/")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.className") == "skip-link"
-    assert page.locator(".skip-link").is_visible()
+    expect(page.locator(".skip-link")).to_be_visible()
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "main"

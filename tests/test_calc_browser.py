@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
@@ -25,11 +26,11 @@ def pick(page: Any, row: int, codes: list[str]) -> None:
     field = page.locator(f'[data-cards-field="c{row}"]')
     field.get_by_role("button", name="选牌").click()
     picker = page.locator("#card-picker")
-    assert picker.is_visible()
+    expect(picker).to_be_visible()
     for code in codes:
         picker.locator(f'.picker__kind[data-code="{code}"]').click()
     picker.get_by_role("button", name="选好了").click()
-    assert picker.is_hidden()
+    expect(picker).to_be_hidden()
 
 
 def choose_split(page: Any, row: int, index: int) -> None:
@@ -77,7 +78,7 @@ def test_calculator_on_a_phone(
     page.fill("#n4", "丁")
     page.fill("#s4", "60")
     page.check("#f4")
-    assert page.locator('[data-cards-field="c4"]').is_hidden()
+    expect(page.locator('[data-cards-field="c4"]')).to_be_hidden()
 
     page.get_by_role("button", name="算账").click()
     page.locator("#result-title").wait_for()
@@ -88,7 +89,7 @@ def test_calculator_on_a_phone(
     assert "甲 从 丁 的皮里再拿 10：丙 拿走 50 后只剩 10。" in result.inner_text()
     assert "+150" in result.locator(".nets").inner_text()
     assert "p=%E7%94%B2:100:B10,B9,R3,B6:0" in page.url  # the address is the table
-    assert page.locator("[data-copy]").is_visible()
+    expect(page.locator("[data-copy]")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     axe(page)
     shot(page, "calc-phone-result")
@@ -138,7 +139,7 @@ def test_calculator_without_javascript(live_server: Any, chromium_browser: Any) 
                                            viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(live_server.url + "/calc/")
-    assert page.locator("#card-picker").is_hidden()
+    expect(page.locator("#card-picker")).to_be_hidden()
     page.fill("#n1", "a")
     page.fill("#s1", "50")
     page.fill("#c1", "RQ RQ R2 R2")

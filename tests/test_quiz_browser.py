@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from engine import quiz as q
 from engine.rules import get_rules
@@ -93,7 +94,7 @@ def test_order_reset_and_bad_input_message(live_server: Any, browser_page: Any) 
     page.locator(".quiz-problem").wait_for()
     assert "每一项都要选或填" in page.locator(".quiz-problem").inner_text()
     assert page.locator("#htmx-status").count() == 0  # not treated as a failure
-    assert page.locator("[data-quiz-place]").nth(0).is_visible()  # JS set up again
+    expect(page.locator("[data-quiz-place]").nth(0)).to_be_visible()  # JS set up again
 
 
 def test_without_javascript_the_form_posts(live_server: Any, chromium_browser: Any,
@@ -102,7 +103,7 @@ def test_without_javascript_the_form_posts(live_server: Any, chromium_browser: A
     page = context.new_page()
     try:
         page.goto(f"{live_server.url}/quiz/order/?seed=9&level=2")
-        assert page.locator("[data-quiz-place]").first.is_hidden()
+        expect(page.locator("[data-quiz-place]").first).to_be_hidden()
         question = q.generate("order", 9, 2, RULES)
         for field, value in q.solve(question, RULES).items():
             page.locator(f'select[name="{field}"]').select_option(value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -31,7 +32,7 @@ def test_click_and_arrow_through_a_walkthrough(
     for n in range(3, 8):
         page.keyboard.press("ArrowRight")
         page.wait_for_url(base + f"{n}/")
-    assert page.locator(".wt-slip").is_visible()
+    expect(page.locator(".wt-slip")).to_be_visible()
     assert "乙" in page.locator("[data-facts]").get_attribute("data-facts")
     screenshot(page, "walkthrough-xj-2p-2-slip")
     axe(page)
@@ -81,7 +82,7 @@ def test_full_hand_and_squeeze(live_server: Any, browser_page: Any, screenshot: 
     page.wait_for_url(base + f"{n}/")
     live = page.locator(".wt-squeeze__live")
     live.wait_for(state="visible")
-    assert page.locator(".wt-squeeze__stages").is_hidden()
+    expect(page.locator(".wt-squeeze__stages")).to_be_hidden()
     cover = page.locator(".squeeze__cover")
     cover.focus()
     page.keyboard.press("ArrowDown")
@@ -123,7 +124,7 @@ def test_squeeze_without_javascript(live_server: Any, chromium_browser: Any,
     page.goto(live_server.url + f"/walkthroughs/full-hand/{n}/")
     stages = page.locator(".wt-squeeze__stage")
     assert stages.count() == 3
-    assert page.locator(".wt-squeeze__live").is_hidden()
+    expect(page.locator(".wt-squeeze__live")).to_be_hidden()
     screenshot(page, "walkthrough-squeeze-nojs")
     page.locator("[data-wt-next]").click()
     page.wait_for_url(live_server.url + f"/walkthroughs/full-hand/{n + 1}/")
