@@ -99,9 +99,11 @@ def test_koujue_without_javascript(chromium_browser: Any, live_server: Any) -> N
         page.goto(live_server.url + "/cards/")
         page.get_by_role("link", name="梅", exact=True).click()
         assert page.url.endswith("#kind-B10")
-        color = page.locator("#kind-B10").evaluate("e => getComputedStyle(e).borderTopColor")
-        other = page.locator("#kind-B4").evaluate("e => getComputedStyle(e).borderTopColor")
-        assert color != other
+        # the targeted card's border differs from its neighbour's (after the transition)
+        page.wait_for_function(
+            "() => { const c = (id) => getComputedStyle(document.getElementById(id))"
+            ".borderTopColor; return c('kind-B10') !== c('kind-B4'); }"
+        )
         # the search form is a plain GET form
         page.goto(live_server.url + "/pairs/")
         page.get_by_role("searchbox").fill("tgj")
