@@ -367,3 +367,27 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
     table.state = {**table.state, "config": {**table.state["config"], "seed": "x"}}
     table.save()
     assert client.get(url + "history?hand=1&step=1").status_code == 404
+
+
+def test_squeeze_even_when_everyone_was_all_in(client: Client) -> None:
+    """All in before the fourth card: the cards are dealt out, but the visitor still
+    squeezes the fourth card before splitting, and the bots wait for it."""
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R8"]})))
+    while g.phase is Phase.BETTING:
+        actor = g.to_act
+        assert actor is not None
+        legal = g.legal_actions()
+        g.apply(Action(Act.QIAO if Act.QIAO in legal else Act.CALL, actor))
+    assert g.phase is Phase.SHOWDOWN
+    save_game(url, g)
+    html = client.get(url).content.decode()
+    assert "squeeze__cover" in html and "bot-step" not in html
+    hand = g.hand
+    assert hand is not None
+    split = post(client, url, "act", act="split", head=hand.cards[0][:2])
+    assert split.status_code in (400, 409)  # type: ignore[attr-defined]
+    assert post(client, url, "squeeze").status_code == 200  # type: ignore[attr-defined]
+    assert "squeeze__cover" not in client.get(url).content.decode()

@@ -98,9 +98,15 @@ def _save(table: PracticeTable, game: Game) -> None:
 
 
 def _squeeze_pending(table: PracticeTable, game: Game) -> bool:
+    """The visitor still has to squeeze (串牌) this hand's fourth card: in round 3, or at
+    the showdown when everyone was all-in before it and the cards were dealt out."""
     h = game.hand
-    return (h is not None and game.phase is Phase.BETTING and h.round >= 3
-            and HUMAN in game.in_hand() and table.squeezed != h.number)
+    if h is None or HUMAN not in game.in_hand() or table.squeezed == h.number:
+        return False
+    if game.phase is Phase.BETTING:
+        return h.round >= 3
+    return (game.phase is Phase.SHOWDOWN and str(HUMAN) not in h.splits
+            and str(HUMAN) not in h.sanhua)
 
 
 def _bot_turn(game: Game) -> int | None:
