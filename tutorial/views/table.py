@@ -191,7 +191,7 @@ def display_names(game: Game) -> dict[str, str]:
 
 
 #: The showdown outcomes (engine values, shown in Chinese) and their English gloss.
-OUTCOME_GLOSS = {"吃": "吃", "走": "走", "死": "死"}  # translated with context "gloss"
+OUTCOME_WORDS = ("吃", "走", "死")  # glossed in English with context "gloss"
 
 
 @dataclass
@@ -233,7 +233,7 @@ def _group_name(labels: list[str], rules: Rules) -> str:
 
 def _gloss(outcome: str) -> str:
     """The English gloss of 吃/走/死 (empty on the Chinese page)."""
-    gloss = pgettext("gloss", OUTCOME_GLOSS[outcome]) if outcome in OUTCOME_GLOSS else ""
+    gloss = pgettext("gloss", outcome) if outcome in OUTCOME_WORDS else ""
     return "" if gloss == outcome else gloss
 
 
