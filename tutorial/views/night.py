@@ -42,6 +42,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
 from engine.mango import Mango
+from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.models_night import (
@@ -78,11 +79,10 @@ def _night_or_404(**lookup: str) -> Night:
 
 
 def _int(text: str, lo: int, hi: int) -> int | None:
-    text = text.strip()
-    if not re.fullmatch(r"[+-]?\d{1,9}", text):
+    try:
+        return parse_int(text, lo, hi)
+    except NumberError:
         return None
-    value = int(text)
-    return value if lo <= value <= hi else None
 
 
 def _printable(text: str) -> str:
