@@ -9,7 +9,6 @@ tampered value is answered with 4xx and a message, and the state is unchanged.
 from __future__ import annotations
 
 import random
-import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from engine.game import (
     replay,
 )
 from engine.groups import Group
+from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial.models_table import PracticeTable
 
@@ -75,13 +75,12 @@ def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> Prac
 
 
 def _int(value: str | None, name: str) -> int:
-    # One optional minus and decimal digits ("²".isdigit() and "--5" would crash int())
-    if value is None or not re.fullmatch(r"-?\d+", value.strip()):
-        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name})
-    number = int(value)
-    if abs(number) > MAX_AMOUNT:
-        raise Rejected(_("数字太大：%(name)s") % {"name": name})
-    return number
+    try:
+        return parse_int(value, -MAX_AMOUNT, MAX_AMOUNT)
+    except NumberError as e:
+        if e.out_of_range:
+            raise Rejected(_("数字太大：%(name)s") % {"name": name}) from None
+        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name}) from None
 
 
 def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
