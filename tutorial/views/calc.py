@@ -37,6 +37,7 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.visitor_text import clean, key
 
 if TYPE_CHECKING:
     from tutorial.models_night import Night
@@ -247,13 +248,15 @@ def validate(table: CalcTable) -> None:
 
 
 def _validate_name(seat: SeatInput, seen: Counter[str]) -> None:
+    typed, seat.name = seat.name, clean(seat.name)
     if not seat.name:
-        seat.errors["name"] = _("写上名字。")
+        seat.errors["name"] = (_("这个名字只有看不见的字符，写上能看见的字。") if typed.strip()
+                               else _("写上名字。"))
     elif ":" in seat.name or len(seat.name) > NAME_MAX:
         seat.errors["name"] = _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
     else:
-        seen[seat.name] += 1
-        if seen[seat.name] > 1:
+        seen[key(seat.name)] += 1
+        if seen[key(seat.name)] > 1:
             seat.errors["name"] = _("这个名字前面已经有了，每人名字要不一样。")
 
 
