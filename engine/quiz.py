@@ -31,6 +31,7 @@ from itertools import pairwise
 from .cards import DECK, KINDS, Card, CardError, Kind, SingleClass, check_available, parse_kind
 from .groups import ALL_GROUPS, Category, Group
 from .hands import Outcome, Split, naive_split, sanhua, splits
+from .numbers import NumberError, parse_int
 from .rules import Rules
 from .settle import Seat, settle
 
@@ -369,11 +370,13 @@ def _read_positions(q: OrderQuestion, answer: Answer) -> tuple[OrderItem, ...]:
     slots: dict[int, OrderItem] = {}
     for item in q.items:
         raw = _field(answer, f"pos_{item.key}")
-        if not raw.isdecimal() or not 1 <= int(raw) <= n:
-            raise QuizError("invalid", f"position {raw!r} is not between 1 and {n}")
-        if int(raw) in slots:
-            raise QuizError("duplicate", f"position {raw} is used twice")
-        slots[int(raw)] = item
+        try:
+            position = parse_int(raw, 1, n)
+        except NumberError:
+            raise QuizError("invalid", f"position {raw[:20]!r} is not between 1 and {n}") from None
+        if position in slots:
+            raise QuizError("duplicate", f"position {position} is used twice")
+        slots[position] = item
     return tuple(slots[p] for p in range(1, n + 1))
 
 

@@ -33,9 +33,11 @@ from django.utils.translation import gettext as _
 
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
+from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.visitor_text import clean, key
 
 if TYPE_CHECKING:
     from tutorial.models_night import Night
@@ -246,13 +248,15 @@ def validate(table: CalcTable) -> None:
 
 
 def _validate_name(seat: SeatInput, seen: Counter[str]) -> None:
+    typed, seat.name = seat.name, clean(seat.name)
     if not seat.name:
-        seat.errors["name"] = _("写上名字。")
+        seat.errors["name"] = (_("这个名字只有看不见的字符，写上能看见的字。") if typed.strip()
+                               else _("写上名字。"))
     elif ":" in seat.name or len(seat.name) > NAME_MAX:
         seat.errors["name"] = _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
     else:
-        seen[seat.name] += 1
-        if seen[seat.name] > 1:
+        seen[key(seat.name)] += 1
+        if seen[key(seat.name)] > 1:
             seat.errors["name"] = _("这个名字前面已经有了，每人名字要不一样。")
 
 
@@ -260,14 +264,16 @@ def _validate_stake(seat: SeatInput) -> None:
     text = seat.stake_text
     if not text:
         seat.errors["stake"] = _("写上这一盘下了多少。")
-    elif not re.fullmatch(r"[+-]?\d{1,9}", text):
-        seat.errors["stake"] = _("下的数要写整数。")
-    elif int(text) < 0:
-        seat.errors["stake"] = _("下的数不能是负数。")
-    elif int(text) > STAKE_MAX:
-        seat.errors["stake"] = _("下的数太大了。")
     else:
-        seat.stake = int(text)
+        try:
+            seat.stake = parse_int(text, 0, STAKE_MAX)
+        except NumberError as e:
+            if not e.out_of_range:
+                seat.errors["stake"] = _("下的数要写整数。")
+            elif text.lstrip().startswith("-"):
+                seat.errors["stake"] = _("下的数不能是负数。")
+            else:
+                seat.errors["stake"] = _("下的数太大了。")
 
 
 def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
@@ -359,8 +365,8 @@ def _rows(table: CalcTable, wanted: int) -> None:
 
 def _int(text: str | None, default: int) -> int:
     try:
-        return int(text or "")
-    except ValueError:
+        return parse_int(text, 0, 10**9)
+    except NumberError:
         return default
 
 

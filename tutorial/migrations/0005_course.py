@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tutorial', '0003_practicetable'),
+        ('tutorial', '0004_healthprobe'),
     ]
 
     operations = [
