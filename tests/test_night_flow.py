@@ -91,7 +91,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
 def test_a_whole_night(client: Client) -> None:
     night = create(client)
     page = client.get(url(night)).content.decode()
-    assert '<span translate="no">甲</span> 发牌，<span translate="no">乙</span> 是挡家' in page
+    assert '<bdi translate="no">甲</bdi> 发牌，<bdi translate="no">乙</bdi> 是挡家' in page
 
     # 1: an ordinary hand (no 芒果 yet).
     hand(client, night, pot_to="甲", 甲=30, 乙=-10, 丙=-10, 丁=-10)
@@ -100,7 +100,7 @@ def test_a_whole_night(client: Client) -> None:
     # 2: 揍芒 — 丙 alone after round 1; next hand 甲 乙 丁 pay 5 each.
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
     page = client.get(url(night)).content.decode()
-    assert '<span translate="no">丙</span> 发牌，<span translate="no">丁</span> 是挡家' in page
+    assert '<bdi translate="no">丙</bdi> 发牌，<bdi translate="no">丁</bdi> 是挡家' in page
     assert "开牌前丢芒果（揍芒）：每人 5" in page
     assert "桌上的芒果和皮一共 15" in page
 
@@ -146,7 +146,7 @@ def test_a_whole_night(client: Client) -> None:
 
     # Re-buys: 丁 must re-buy at least 50 (later 钵钵 of 1、3) before the next hand.
     page = client.get(url(night)).content.decode()
-    assert '<span translate="no">丁</span> 的钵钵输光了' in page
+    assert '<bdi translate="no">丁</bdi> 的钵钵输光了' in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)
     post(client, night, 400, do="rebuy", player="丁", amount=30)
     post(client, night, do="rebuy", player="丁", amount=50)
@@ -165,8 +165,8 @@ def test_a_whole_night(client: Client) -> None:
     post(client, night, do="quan")
     page = client.get(url(night)).content.decode()
     assert "到点了，打圈芒！" in page
-    assert ('这一盘由 <span translate="no">丙</span> 起头，一圈发回到 '
-            '<span translate="no">丙</span>（扫尾）为止') in page
+    assert ('这一盘由 <bdi translate="no">丙</bdi> 起头，一圈发回到 '
+            '<bdi translate="no">丙</bdi>（扫尾）为止') in page
     assert "开牌前丢芒果（圈芒）：每人 5" in page
 
     # Orbit hand 1: a 揍芒 — the deal stays with 丙, everyone pays 5 again (no extra).
@@ -195,8 +195,8 @@ def test_a_whole_night(client: Client) -> None:
     loser = min(nets, key=lambda n: nets[n])
     winner = max(nets, key=lambda n: nets[n])
     cell = '</span></th><td class="num">'
-    assert f'<span translate="no">{loser}</span> <span class="badge">输得最多{cell}200.00' in page
-    assert f'<span translate="no">{winner}</span> <span class="badge">赢得最多{cell}0.00' in page
+    assert f'<bdi translate="no">{loser}</bdi> <span class="badge">输得最多{cell}200.00' in page
+    assert f'<bdi translate="no">{winner}</bdi> <span class="badge">赢得最多{cell}0.00' in page
     post(client, night, 400, do="bill", bill="lots")
 
     # The chart: one line per player, title/desc, and the data table.

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -53,6 +52,7 @@ from tutorial.models_night import (
     replay,
 )
 from tutorial.views.calc import is_htmx
+from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
@@ -85,11 +85,6 @@ def _int(text: str, lo: int, hi: int) -> int | None:
         return None
 
 
-def _printable(text: str) -> str:
-    """``text`` without control characters (PostgreSQL refuses NUL in text: a 500)."""
-    return "".join(c for c in text if unicodedata.category(c) != "Cc")
-
-
 def _name_error(name: str) -> str | None:
     if ":" in name or len(name) > NAME_MAX:
         return _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
@@ -118,14 +113,19 @@ def _parse_end(text: str, tz_offset: str, now: datetime) -> datetime | None:
 
 def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, Any]]:
     errors: dict[str, str] = {}
-    names = [_printable(data.get(f"player{i}", "")).strip() for i in range(1, MAX_PLAYERS + 1)]
+    typed = [data.get(f"player{i}", "") for i in range(1, MAX_PLAYERS + 1)]
+    names = [clean(t) for t in typed]
     given = [n for n in names if n]
-    for i, name in enumerate(names, start=1):
+    seen: set[str] = set()
+    for i, (raw, name) in enumerate(zip(typed, names, strict=True), start=1):
         problem = _name_error(name) if name else None
+        if raw.strip() and not name:
+            problem = _("这个名字只有看不见的字符，写上能看见的字。")
+        elif name and key(name) in seen:
+            problem = problem or _("这个名字前面已经有了，每人名字要不一样。")
+        seen.add(key(name))
         if problem:
             errors[f"player{i}"] = problem
-        elif name and names[: i - 1].count(name):
-            errors[f"player{i}"] = _("这个名字前面已经有了，每人名字要不一样。")
     if len(given) < 2 and "player1" not in errors:
         errors["players"] = _("至少要两个人。")
     stakes_name = data.get("stakes", "")
@@ -145,7 +145,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     rules_name = data.get("rules", "xuanjing")
     if rules_name not in ("xuanjing", "app"):
         errors["rules"] = _("选一种芒果算法。")
-    title = _printable(data.get("title", "")).strip()[:60]
+    title = clean(data.get("title", ""))[:60]
     values = {"names": names, "stakes": stakes_name, "bobo": bobo_text, "title": title,
               "end": data.get("end", ""), "rules": rules_name}
     if errors:
@@ -575,7 +575,9 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     events = night.event_list()
     names = list(night.players)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="chexuan-night-{night.pk}.csv"'
+    # Named by the date, not the row id (which would tell how many nights the site has).
+    day = timezone.localtime(night.created).strftime("%Y-%m-%d")
+    response["Content-Disposition"] = f'attachment; filename="chexuan-night-{day}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
     writer = _SafeWriter(response)
     writer.writerow([_("序号"), _("时间"), _("记录"), pgettext("companion", "发牌"),
