@@ -82,10 +82,12 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
     try:
         return parse_int(value, low, high)
     except NumberError as e:
+        words = {"name": name, "min": low, "max": high}
+        if e.out_of_range and (value or "").strip().startswith("-"):
+            raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
-            raise Rejected(_("%(name)s：只能在 %(min)s 到 %(max)s 之间") % {
-                "name": name, "min": low, "max": high}) from None
-        raise Rejected(_("%(name)s：请填一个整数") % {"name": name}) from None
+            raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
+        raise Rejected(_("%(name)s：请填一个整数") % words) from None
 
 
 def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
