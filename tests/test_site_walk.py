@@ -69,6 +69,8 @@ PAGES = [
     "/pairs/R3-JK/",
     "/pairs/R8-B8/",
     "/rules/",
+    "/rules/app/",
+    "/rules/compare/",
     "/splits/",
     "/splits/?hand=RQ+R6+R7+B9",
     "/quiz/",

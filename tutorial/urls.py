@@ -22,5 +22,7 @@ urlpatterns = [
     path("pairs/", reference.pairs, name="pairs"),
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
+    path("rules/app/", reference.rules_app_page, name="rules_app"),
+    path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
 ]
