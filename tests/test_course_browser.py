@@ -130,3 +130,29 @@ def test_course_without_javascript(live_server: Any, chromium_browser: Any,
         screenshot(page, "course-map-nojs")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh", "desktop"), ("zh", "phone"), ("en", "desktop"),
+                                            ("en", "phone")])
+def test_last_lesson_leads_to_the_teaching_table(live_server: Any, browser_page: Any,
+                                                 screenshot: Any, lang: str, size: str) -> None:
+    page = browser_page
+    if size == "phone":
+        page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/lang/?language={'zh-hans' if lang == 'zh' else 'en'}"
+              "&next=/course/mango/")
+    page.locator("[data-course-next]").click()
+    mango = course.lessons()[-1]
+    take_lesson(page, mango, mistakes=2, shots=f"course-mango-{lang}-{size}",
+                screenshot=screenshot)
+    stars = page.locator(".course-done .course-stars")
+    expect(stars).to_have_attribute("aria-label", "1 颗星（满分 3 颗）" if lang == "zh"
+                                    else "1 of 3 stars")
+    screenshot(page, f"course-mango-done-{lang}-{size}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.locator("[data-course-next]").click()
+    expect(page).to_have_url(f"{live_server.url}/course/table/1/")
+    page.goto(live_server.url + "/course/")
+    expect(page.locator(".course-map__step--done")).to_have_count(1)
+    expect(page.locator(".course-map__step--next")).to_contain_text(
+        "先看一整手" if lang == "zh" else "First, a whole hand")
