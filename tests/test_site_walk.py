@@ -70,6 +70,7 @@ PAGES = [
     "/rules/",
     "/splits/",
     "/splits/?hand=RQ+R6+R7+B9",
+    "/squeeze/",
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",
