@@ -178,7 +178,7 @@ class GroupView:
 @dataclass
 class HandView:
     name: str
-    cards: tuple[Kind, ...] = ()
+    cards: tuple[Kind | Card, ...] = ()  # kinds, or cards when suits matter beside another hand
     groups: list[GroupView] = field(default_factory=list)
     caption: SafeString = EMPTY
     highlight: bool = False
@@ -984,7 +984,8 @@ def build_compare(d: dict[str, Any]) -> list[Step]:
                  say("text_agrees_cmp" if said == m else "text_differs_cmp")]
         steps.append(Step("compare", say("t_cmp", a=grp(a), b=grp(b)), paras,
                           hands=[HandView("", a.kinds, highlight=m != "smaller"),
-                                 HandView("", b.kinds, highlight=m != "bigger")],
+                                 HandView("", physical(b.kinds, a.kinds),
+                                          highlight=m != "bigger")],
                           facts={f"cmp:{a.code}:{b.code}": m}))
     return steps
 
