@@ -73,6 +73,7 @@ PAGES = [
     "/rules/compare/",
     "/splits/",
     "/splits/?hand=RQ+R6+R7+B9",
+    "/squeeze/",
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",

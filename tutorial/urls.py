@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, home, reference, splits
+from tutorial.views import calc, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -25,4 +25,5 @@ urlpatterns = [
     path("rules/app/", reference.rules_app_page, name="rules_app"),
     path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
+    path("squeeze/", squeeze.squeeze_page, name="squeeze"),
 ]
