@@ -38,8 +38,8 @@ def take_lesson(page: Any, lesson: course.Lesson, mistakes: int, shots: str | No
                 screenshot: Any) -> None:
     for ex in lesson.exercises:
         expect(page.locator(".quiz-prompt")).to_be_visible()
-        if shots and ex.n == 1:
-            screenshot(page, f"{shots}-question")
+        if shots:
+            screenshot(page, f"{shots}-question-{ex.n}")
         answer_exercise(page, lesson, ex.n, correct=ex.n > mistakes)
         expect(page.locator(".quiz-verdict")).to_be_visible()
         if ex.n < len(lesson.exercises):
@@ -156,3 +156,16 @@ def test_last_lesson_leads_to_the_teaching_table(live_server: Any, browser_page:
     expect(page.locator(".course-map__step--done")).to_have_count(1)
     expect(page.locator(".course-map__step--next")).to_contain_text(
         "先看一整手" if lang == "zh" else "First, a whole hand")
+
+
+def test_squeeze_lesson_uses_the_squeeze_quiz(live_server: Any, phone_page: Any,
+                                              screenshot: Any, axe: Any) -> None:
+    page = phone_page
+    page.goto(live_server.url + "/course/squeeze/")
+    expect(page.locator(".course-read")).to_contain_text("串牌：露出一角能看出什么")
+    page.locator("[data-course-next]").click()
+    squeeze = course.lessons()[6]
+    take_lesson(page, squeeze, mistakes=0, shots="course-squeeze-phone", screenshot=screenshot)
+    expect(page.locator(".course-done .course-stars")).to_have_attribute(
+        "aria-label", "3 颗星（满分 3 颗）")
+    axe(page)
