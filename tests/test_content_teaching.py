@@ -184,3 +184,60 @@ def _suits(html: str, code: str) -> list[str]:
 def test_a_pair_is_drawn_as_the_two_cards_of_the_deck(client: Client, url: str, code: str) -> None:
     suits = _suits(page(client, url), code)
     assert len(set(suits)) == 2, (url, suits)
+
+
+# ------------------------------------------------------------------ missing today: /rules/
+
+
+def section(html: str, anchor: str) -> str:
+    """The text of the element with id=anchor (up to its closing tag of the same name)."""
+    match = re.search(rf'<(\w+)[^>]* id="{anchor}"', html)
+    assert match, anchor
+    tag, start = match.group(1), match.start()
+    depth, pos = 0, start
+    for m in re.finditer(rf"<(/?){tag}\b[^>]*>", html[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            pos = start + m.end()
+            break
+    return text_of(html[start:pos])
+
+
+@pytest.mark.parametrize(
+    ("anchor", "words"),
+    [
+        ("deal", ["洗牌", "切牌", "左手边的那位切牌", "牌墩最底下", "一次一张", "逆时针",
+                  "右手边", "发了一圈牌"]),
+        ("shuffle", ["第一手谁洗都行"]),
+        ("cut", ["左手边"]),
+        ("deal-order", ["最底下", "一次一张", "右手边"]),
+        ("shangjia", ["上家", "下家", "挡家", "左手边", "右手边"]),
+        ("term-shangjia", ["左手边"]),
+        ("term-xiajia", ["右手边"]),
+        ("play", ["打鸡", "打鸡打起走了", "打鸡遭逮到了", "躺", "睡觉", "躺死了", "唤醒",
+                  "不打芒果"]),
+        ("term-daji", ["收走所有的皮"]),
+        ("term-tang", ["休过河", "休芒"]),
+        ("term-huanxing", ["可以返", "接着躺"]),
+        ("no-mango-later", ["第二、三轮", "不打芒果", "揍芒只在第一轮"]),
+        ("terms", ["挖心", "吃整龙心肺", "买“定了”", "丢芒果", "上四牌", "5、1", "5、2"]),
+        ("term-waxin", ["头和尾都比对方大"]),
+        ("term-dingle", ["动不了"]),
+        ("term-diumangguo", ["桌子中间"]),
+        ("term-shangsi", ["天牌、地牌、人牌、和牌"]),
+        ("term-jiancheng", ["1、3", "5、1", "5、2"]),
+        ("term-quanmang", ["起头", "扫尾", "发人不换"]),
+    ],
+)
+def test_rules_teach_what_the_xuanjing_teaches(
+    client: Client, anchor: str, words: list[str]
+) -> None:
+    text = section(page(client, "/rules/"), anchor)
+    for word in words:
+        assert word in text, (anchor, word)
+
+
+def test_rules_table_of_contents_links_the_new_sections(client: Client) -> None:
+    html = page(client, "/rules/")
+    for anchor in ("deal", "play", "terms"):
+        assert f'href="#{anchor}"' in html
