@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, home, reference, splits
+from tutorial.views import calc, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -16,10 +16,14 @@ urlpatterns = [
     path("night/", include("tutorial.views.night")),
     path("quiz/", include(("tutorial.views.quiz", "quiz"))),
     path("walkthroughs/", include("tutorial.views.walkthroughs")),
+    path("course/", include("tutorial.views.course")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
     path("pairs/", reference.pairs, name="pairs"),
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
+    path("rules/app/", reference.rules_app_page, name="rules_app"),
+    path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
+    path("squeeze/", squeeze.squeeze_page, name="squeeze"),
 ]
