@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tutorial', '0004_healthprobe'),
+        ('tutorial', '0005_course'),
     ]
 
     operations = [
