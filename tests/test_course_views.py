@@ -102,7 +102,7 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
         response = take(client, les)
         html = response.content.decode()
         assert "这一课学完了" in html and "全对，三颗星！" in html
-        nxt = f"/course/{lessons[i + 1].slug}/" if i + 1 < len(lessons) else "/table/"
+        nxt = f"/course/{lessons[i + 1].slug}/" if i + 1 < len(lessons) else "/course/table/"
         assert f'href="{nxt}" data-course-next' in html
         home = client.get("/").content.decode()
         if i + 1 < len(lessons):
@@ -111,7 +111,7 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
     html = client.get("/course/").content.decode()
     assert html.count("3 颗星（满分 3 颗）") == len(lessons)
     assert 'aria-current="step"' not in html
-    assert 'href="/table/" data-course-next' in html
+    assert 'href="/course/table/" data-course-next' in html
 
 
 def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
@@ -221,3 +221,14 @@ def test_english_pages(client: Client) -> None:
             html = answer(client, les, ex.n, wrong(ex) if ex.n == 1 else right(ex)).content.decode()
             assert untranslated(html, terms) == [], (les.slug, ex.n)
     assert "Next step" in html and "lesson done" in html.lower()
+
+
+def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> None:
+    from tutorial import walkthroughs as wt
+
+    walkthrough = wt.get_walkthrough("full-hand")
+    assert walkthrough is not None
+    last = len(walkthrough.steps)
+    html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
+    assert '<p class="wt-course"><a href="/course/">' in html
+    assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()
