@@ -6,7 +6,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from engine.game import Game
+from engine.game import Game, Hand
+from tutorial import table_store
 from tutorial.models_table import PracticeTable
 
 
@@ -19,12 +20,15 @@ def game_of(url: str) -> Game:
     return Game.from_dict(table_of(url).state)
 
 
+def history_of(url: str) -> list[Hand]:
+    """The table's finished hands, oldest first (stored as rows of their own)."""
+    return table_store.history(table_of(url))
+
+
 def save_game(url: str, game: Game) -> None:
-    """Store ``game`` as the table's state, as the views do after an action."""
-    table = table_of(url)
-    table.state = game.to_dict()
-    table.seq = game.seq
-    table.save()
+    """Store ``game`` as the table's state, as the views do after an action (finished
+    hands become rows; having been set up by hand, they have no replay)."""
+    table_store.save(table_of(url), game, None)
 
 
 def open_table(page: Any, live_server: Any, level: str, bots: int = 2) -> str:
