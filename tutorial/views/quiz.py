@@ -251,7 +251,7 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
     if raw is None or raw == "":
         return default
     try:
-        return parse_int(raw, 0, 10**12 - 1)
+        return parse_int(raw, 0, q.MAX_SEED)
     except NumberError:
         raise q.QuizError("seed", f"not a whole number: {raw[:20]!r}") from None
 
