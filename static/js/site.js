@@ -13,8 +13,18 @@
     if (token) { event.detail.headers["X-CSRFToken"] = token; }
   });
 
+  // A 429 (the per-client rate limit, templates/429.html) is never swapped in, even where a
+  // page swaps its 4xx answers (quiz.js, table.js): listening on window runs after them.
+  window.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 429) {
+      event.detail.shouldSwap = false;
+      event.detail.isError = true;
+    }
+  });
+
   // When an htmx request fails, tell the user in a live region instead of failing silently.
-  document.addEventListener("htmx:responseError", function () {
+  document.addEventListener("htmx:responseError", function (event) {
+    var limited = event.detail.xhr && event.detail.xhr.status === 429;
     var region = document.getElementById("htmx-status");
     if (!region) {
       region = document.createElement("p");
@@ -23,8 +33,15 @@
       region.setAttribute("role", "alert");
       document.body.appendChild(region);
     }
-    region.textContent = document.documentElement.lang === "en"
-      ? "Something went wrong. Please reload the page."
-      : "出错了，请刷新页面再试。";
+    var english = document.documentElement.lang === "en";
+    if (limited) {
+      region.textContent = english
+        ? "Too many requests: please wait a minute and try again."
+        : "请求太频繁了，请等一会儿再试。";
+    } else {
+      region.textContent = english
+        ? "Something went wrong. Please reload the page."
+        : "出错了，请刷新页面再试。";
+    }
   });
 })();

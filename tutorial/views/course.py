@@ -23,6 +23,7 @@ from engine import quiz as q
 from engine.numbers import NumberError, parse_int
 from tutorial import course
 from tutorial.models_course import CourseProgress, record_answer, stars_for
+from tutorial.ratelimit import rate_limited
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
 
 AFTER_COURSE = "/table/"  # where the last lesson leads
@@ -116,6 +117,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
     }
 
 
+@rate_limited("write")
 def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     lesson = _lesson(slug)
     ex = _exercise(lesson, n)

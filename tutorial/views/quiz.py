@@ -45,6 +45,7 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
+from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
 SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last answer
@@ -259,6 +260,7 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
 # --------------------------------------------------------------------------- views
 
 
+@rate_limited("write")
 def quiz(request: HttpRequest, slug: str) -> HttpResponse:
     page = _page(slug)
     if request.method == "POST":
