@@ -69,8 +69,13 @@ PAGES = [
     "/pairs/R3-JK/",
     "/pairs/R8-B8/",
     "/rules/",
+    "/rules/app/",
+    "/rules/compare/",
     "/splits/",
     "/splits/?hand=RQ+R6+R7+B9",
+    "/squeeze/",
+    "/pairs/four/",
+    "/pairs/?q=%E4%B9%9D%E6%9C%88%E4%B9%9D",  # 九月九: a four-card name
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",
