@@ -15,6 +15,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tests.english import unlinked
 from tutorial.models_night import Night, dinner_split
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
 
 def test_a_whole_night(client: Client) -> None:
     night = create(client)
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<span translate="no">甲</span> 发牌，<span translate="no">乙</span> 是挡家' in page
 
     # 1: an ordinary hand (no 芒果 yet).
@@ -98,7 +99,7 @@ def test_a_whole_night(client: Client) -> None:
 
     # 2: 揍芒 — 丙 alone after round 1; next hand 甲 乙 丁 pay 5 each.
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<span translate="no">丙</span> 发牌，<span translate="no">丁</span> 是挡家' in page
     assert "开牌前丢芒果（揍芒）：每人 5" in page
     assert "桌上的芒果和皮一共 15" in page
@@ -117,7 +118,7 @@ def test_a_whole_night(client: Client) -> None:
     # 4: 休芒 — 甲 folded and left 1 of 皮 in the middle; next hand everybody pays 5.
     hand(client, night, kind="xiu", 甲=-1)
     assert night.state().pot == 1
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "开牌前丢芒果（休芒）：每人 5" in page and "一共 21" in page
 
     # 5: 乙 eats the 皮: the 1 carried plus 4 × 5 of 芒果.
@@ -144,7 +145,7 @@ def test_a_whole_night(client: Client) -> None:
     assert bobo(night)["丁"] == 0
 
     # Re-buys: 丁 must re-buy at least 50 (later 钵钵 of 1、3) before the next hand.
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<span translate="no">丁</span> 的钵钵输光了' in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)
     post(client, night, 400, do="rebuy", player="丁", amount=30)
@@ -162,7 +163,7 @@ def test_a_whole_night(client: Client) -> None:
     # 圈芒: the organiser starts it (the agreed time has come).
     assert night.state().dealer_name == "丙"
     post(client, night, do="quan")
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "到点了，打圈芒！" in page
     assert ('这一盘由 <span translate="no">丙</span> 起头，一圈发回到 '
             '<span translate="no">丙</span>（扫尾）为止') in page
@@ -182,14 +183,14 @@ def test_a_whole_night(client: Client) -> None:
     state = night.state()
     assert state.quan_done and all(h.quan for h in state.hands[-6:])
     assert all(h.charge and h.charge.total == 20 for h in state.hands[-6:])
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "圈芒打完了，今晚结束" in page
     hand(client, night, expect=400, pot_to="甲")  # the night is over
     assert sum(p.bobo for p in state.players) + state.pot == 8100
 
     # Final standings and the dinner.
     post(client, night, do="bill", bill="400")
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     nets = {p.name: p.net for p in night.state().players}
     loser = min(nets, key=lambda n: nets[n])
     winner = max(nets, key=lambda n: nets[n])
@@ -250,7 +251,7 @@ def test_a_player_leaves_and_the_deal_skips_them(client: Client) -> None:
     hand(client, night, pot_to="甲", 甲=1, 丙=-1)
     state = night.state()
     assert state.dealer_name == "丙"  # 甲 dealt, 乙 has left
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "（离场）" in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)  # 乙 is not at the table
 

@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, home, reference, splits
+from tutorial.views import calc, glossary, home, reference, splits
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -22,4 +22,5 @@ urlpatterns = [
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
     path("splits/", splits.splits_page, name="splits"),
+    path("glossary/", glossary.glossary_page, name="glossary"),
 ]
