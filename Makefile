@@ -2,7 +2,9 @@
 #   make run   create .venv if needed, install runtime deps, compile translations,
 #              migrate, serve http://127.0.0.1:8000 (SQLite by default)
 #   make test  install dev deps (+ Debian chromium if missing), compile translations,
-#              then ruff, mypy and pytest; exits non-zero on any failure
+#              then ruff, mypy and pytest (SQLite), then the concurrency tests again on
+#              PostgreSQL (scripts/test_postgres.sh installs/starts it with apt-get);
+#              exits non-zero on any failure
 #   make serve-prod  production start on 127.0.0.1: collectstatic, migrate, gunicorn
 #              (needs SECRET_KEY; see README "Production" and scripts/serve_prod.sh)
 #
@@ -26,6 +28,7 @@ test: $(DEV_STAMP) chromium messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
+	scripts/test_postgres.sh -m concurrency
 
 serve-prod: $(RUNTIME_STAMP)
 	scripts/serve_prod.sh

@@ -6,6 +6,7 @@ Environment variables:
     ALLOWED_HOSTS    comma-separated; default localhost,127.0.0.1,[::1],testserver.
     CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org), default none.
     DATABASE_URL     dj-database-url syntax; default sqlite:///<project>/db.sqlite3.
+    DATABASE_CREATE  "1" lets a production SQLite database file be created (first migrate).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -100,6 +102,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
+    if not DEBUG and not _env_bool("DATABASE_CREATE", "0"):
+        # Production never creates an empty database: a missing file (a wrong path, a volume
+        # not mounted) is an error, not a fresh site.  `DATABASE_CREATE=1` for the first migrate.
+        _name = str(DATABASES["default"]["NAME"])
+        if not _name.startswith("file:"):
+            DATABASES["default"]["NAME"] = f"file:{quote(_name)}?mode=rw"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -1,12 +1,22 @@
 """Computer players for the practice table and the simulator.
 
-* ``simple`` plays by fixed thresholds on the strength of its own cards and ignores
-  everybody else; it splits with :func:`engine.hands.naive_split`.
-* ``strong`` estimates its chances against each opponent still in by sampling their
-  hidden cards (weighted by how they have bet and what they show face up), weighs pot
-  odds and position, sometimes 打鸡 (bluffs a strong-looking face-up card) and 躺
-  (slow-plays a big hand by 休), and splits with the advisor's best split when
-  :mod:`engine.advisor` is available (else the naive split).
+Every bot's betting is an explicit **policy**: :func:`policy` gives a probability
+distribution over the legal actions, computed only from what that seat can see (its
+own cards, everybody's face-up cards, the bets so far, the 皮 and the pot), and
+:func:`bot_action` samples one action from it with the caller's seeded RNG.  The
+distribution is a pure function of the seat's information, so the same situation
+with other hidden cards can be priced (how likely were the bets seen so far?).
+
+* ``simple`` looks only at the strength of its own cards: it bets (发招) and raises
+  good cards, calls middling ones and folds weak ones, with a little noise; it
+  splits with :func:`engine.hands.naive_split`.
+* ``strong`` estimates its edge against each opponent still in from their face-up
+  cards (every raise an opponent made counts against it), prices each action in
+  chips — folding loses what it committed, calling plays the showdown at the new
+  level for the 皮 and the pot, a bet or raise wins the others' stakes when they fold
+  and plays a showdown against stronger hands when they call — and picks actions
+  with probabilities growing with their price (a soft-max, so close calls mix and it
+  bluffs now and then).  It splits with the advisor's best split.
 
 Hand strength: ``s = P(win) − P(lose)`` of a four-card hand (naive split) against one
 random four-card hand; partial hands average over their completions.
@@ -16,20 +26,36 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from .cards import DECK, KINDS, Kind
-from .game import Act, Action, Game, Phase, card_by_label
+from .game import Act, Action, Game, Legal, Phase, card_by_label
 from .hands import naive_split, sanhua, splits
 from .rules import Rules
 
-__all__ = ["BOT_LEVELS", "bot_action", "choose_split", "strength"]
+__all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
+           "distribution", "policy", "strength", "view"]
 
 BOT_LEVELS = ("simple", "strong")
 
 Key = tuple[int, int]
+Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
+
+# strong bot: how much one raise by an opponent lowers our edge against them; the
+# share of an opponent's hands that fold to a bet that doubles their stake; how much
+# the hands that do call are stronger; the share of a showdown a 休 is worth in rounds
+# 2–3; the soft-max temperature in units of the level
+RAISE_SHADE = 0.12
+FOLD_SHARE = 0.45
+OPEN_SHADE = 0.1
+CALLED_SHADE = 0.25
+CHECK_SHARE = 0.6
+TEMPERATURE = 0.35
+# simple bot: probability of its main action; the rest is spread over the others
+SIMPLE_MAIN = 0.88
 
 
 @cache
@@ -80,24 +106,232 @@ def strength(known: tuple[Kind, ...], rules: Rules) -> float:
     over the completions from the rest of the deck."""
     if len(known) == 4:
         return _full_strength(known, rules)
-    rest = list(DECK)
-    for k in known:
-        for c in rest:
-            if c.kind is k:
-                rest.remove(c)
-                break
+    if not known:
+        return 0.0
+    rest = _without(known)
     total = 0.0
     n = 0
     for combo in combinations(rest, 4 - len(known)):
-        total += _full_strength(tuple(sorted(known + tuple(c.kind for c in combo))), rules)
+        total += _full_strength(tuple(sorted(known + combo)), rules)
         n += 1
     return total / n if n else 0.0
+
+
+def _without(seen: Iterable[Kind]) -> list[Kind]:
+    """The kinds of the physical cards left in the deck once ``seen`` are out."""
+    pool = [c.kind for c in DECK]
+    for k in seen:
+        pool.remove(k)
+    return pool
+
+
+@cache
+def _edge_vs_shown(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
+    """Exact P(win) − P(lose) of four known cards against an opponent showing two
+    cards face up, over the opponent's two hidden cards (physical cards weighted)."""
+    rest = _without(own + shown)
+    counts: dict[Kind, int] = {}
+    for k in rest:
+        counts[k] = counts.get(k, 0) + 1
+    mine = _key(own, rules)
+    total = 0.0
+    n = 0
+    for a, b in combinations_with_replacement(sorted(counts), 2):
+        w = counts[a] * (counts[a] - 1) // 2 if a is b else counts[a] * counts[b]
+        if not w:
+            continue
+        h, t = _key(tuple(sorted((*shown, a, b))), rules)
+        dh, dt = mine[0] - h, mine[1] - t
+        if dh >= 0 and dt >= 0 and dh + dt > 0:
+            total += w
+        elif dh <= 0 and dt <= 0 and dh + dt < 0:
+            total -= w
+        n += w
+    return total / n
+
+
+def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
+    """Our edge against one opponent at the showdown, from what we see: exact once we
+    hold four cards and they show two, else our strength minus what their face-up
+    cards suggest."""
+    if len(own) == 4 and len(shown) == 2:
+        return _edge_vs_shown(own, shown, rules)
+    return max(-1.0, min(1.0, strength(own, rules) - strength(shown, rules)))
+
+
+# ---------------------------------------------------------------------- the view
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent still in, as another seat sees them."""
+
+    shown: tuple[Kind, ...]  # face-up cards, sorted
+    raises: int  # 返 / 拖 / 敲 this hand
+    committed: int
+    bobo: int  # the most they can have in this hand
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a seat knows when it must bet: the policy's only input."""
+
+    seat: int
+    round: int
+    own: tuple[Kind, ...]  # own cards dealt so far, sorted
+    opponents: tuple[Opponent, ...]
+    committed: int
+    bobo: int
+    level: int
+    pi: int  # the folded seats' 皮 plus the 芒果 pot
+    legal: Legal
+    floor: int  # the raise floor
 
 
 def _sorted(kinds: Iterable[Kind]) -> tuple[Kind, ...]:
     return tuple(sorted(kinds))
 
 
+def _raises(game: Game, seat: int) -> int:
+    hand = game.hand
+    assert hand is not None
+    return sum(1 for a in hand.actions if a.get("seat") == seat
+               and a["kind"] in ("raise", "tuo", "qiao"))
+
+
+def view(game: Game, seat: int) -> View:
+    """What ``seat`` sees now (it must be the seat to act in a betting round)."""
+    hand = game.hand
+    assert hand is not None
+    own = _sorted(card_by_label(c).kind for c in game.visible_cards(seat, seat))
+    opps = tuple(
+        Opponent(_sorted(card_by_label(c).kind for c in game.visible_cards(o, seat)),
+                 _raises(game, o), hand.committed[o], game.seats[o].bobo)
+        for o in game.in_hand() if o != seat)
+    pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
+    return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
+                hand.level, pi, game.legal_actions(seat), game.rules.stakes.raise_floor)
+
+
+# ---------------------------------------------------------------------- policies
+def _raise_action(v: View, level: int) -> Action:
+    if level >= v.bobo and Act.QIAO in v.legal:
+        return Action(Act.QIAO, v.seat, v.bobo)
+    if level == v.legal.tuo:
+        return Action(Act.TUO, v.seat, level)
+    return Action(Act.RAISE, v.seat, level)
+
+
+def _raise_levels(v: View) -> list[int]:
+    """Candidate bet sizes: the minimum, and 敲 when the 钵钵 is short (at most two
+    minimum raises deep): deep stacks grow the level one doubling at a time."""
+    out: list[int] = []
+    if v.legal.min_raise is not None:
+        out.append(v.legal.min_raise)
+    if Act.QIAO in v.legal and v.bobo not in out and (
+            v.legal.min_raise is None or v.bobo <= 2 * v.legal.min_raise):
+        out.append(v.bobo)
+    return out
+
+
+def _options(v: View) -> list[Action]:
+    legal = v.legal
+    first = ([Action(Act.FOLD, v.seat), Action(Act.CALL, v.seat)] if Act.CALL in legal
+             else [Action(Act.CHECK, v.seat)])
+    return first + [_raise_action(v, lv) for lv in _raise_levels(v)]
+
+
+def _simple(v: View, rules: Rules) -> Policy:
+    s = strength(v.own, rules)
+    options = _options(v)
+    facing = Act.CALL in v.legal
+    raises = [a for a in options if a.kind in (Act.RAISE, Act.TUO, Act.QIAO)]
+    if s > 0.45 and raises and v.level < 3 * v.floor:
+        main = raises[0]
+    elif facing:
+        big = v.level >= 4 * v.floor
+        ok = s > (0.25 if big else -0.05 if v.round == 1 else 0.05)
+        main = options[1] if ok else options[0]
+    elif v.round > 1 and s > 0.2 and raises:
+        main = raises[0]  # 发招 with good cards
+    else:
+        main = options[0]
+    if len(options) == 1:
+        return ((main, 1.0),)
+    rest = (1.0 - SIMPLE_MAIN) / (len(options) - 1)
+    return tuple((a, SIMPLE_MAIN if a == main else rest) for a in options)
+
+
+def _ev(v: View, action: Action, edges: Sequence[float]) -> float:
+    """A rough price in chips (the hand's net from now on) of ``action``."""
+    opps = v.opponents
+    if action.kind is Act.FOLD:
+        return -float(v.committed)
+
+    def showdown(level: int, shade: float, folds: Sequence[float]) -> float:
+        ev = 0.0
+        p_best = 1.0
+        for o, d, f in zip(opps, edges, folds, strict=True):
+            x = max(-1.0, d - shade)
+            ev += f * o.committed + (1 - f) * min(level, o.bobo) * x
+            p_best *= f + (1 - f) * (1 + x) / 2
+        return ev + p_best * v.pi
+
+    none = [0.0] * len(opps)
+    if action.kind is Act.CALL:
+        return showdown(v.legal.call_to, 0.0, none)
+    if action.kind is Act.CHECK:
+        value = showdown(max(v.level, v.committed), 0.0, none)
+        return value if v.round == 1 else CHECK_SHARE * value
+    level = action.amount or v.bobo
+    folds = [0.0 if o.committed >= o.bobo
+             else FOLD_SHARE * min(1.0, (level - o.committed) / max(1, level))
+             for o in opps]
+    opening = v.legal.opening or v.level < v.floor
+    shade = (OPEN_SHADE if opening else CALLED_SHADE) * (
+        1 + math.log2(max(1.0, level / max(1, v.legal.min_raise or level))))
+    return showdown(level, shade, folds)
+
+
+def _strong(v: View, rules: Rules) -> Policy:
+    edges = [edge(v.own, o.shown, rules) - RAISE_SHADE * o.raises for o in v.opponents]
+    options = _options(v)
+    evs = [_ev(v, a, edges) for a in options]
+    tau = TEMPERATURE * max(v.level, v.floor)
+    top = max(evs)
+    weights = [math.exp((e - top) / tau) for e in evs]
+    total = sum(weights)
+    return tuple((a, w / total) for a, w in zip(options, weights, strict=True))
+
+
+def distribution(v: View, level: str, rules: Rules) -> Policy:
+    """The betting policy of a bot of ``level`` in the situation ``v``."""
+    return _strong(v, rules) if level == "strong" else _simple(v, rules)
+
+
+def policy(game: Game, seat: int) -> Policy:
+    """The distribution over the actions of the bot in ``seat`` (the seat to act; between
+    hands, a seat whose 钵钵 is empty re-buys)."""
+    level = game.seats[seat].bot or "simple"
+    if game.phase is Phase.BETWEEN:
+        if game.seats[seat].bobo <= 0:
+            return ((Action(Act.REBUY, seat, game.rules.stakes.later_bobo), 1.0),)
+        raise ValueError("a bot has nothing to do between hands")
+    if game.phase is Phase.SHOWDOWN:
+        return ((choose_split(game, seat, level), 1.0),)
+    return distribution(view(game, seat), level, game.rules)
+
+
+def bot_action(game: Game, seat: int, rng: random.Random) -> Action:
+    """What the bot in ``seat`` does now: one draw from :func:`policy`."""
+    options = policy(game, seat)
+    r = rng.random()
+    for action, p in options:
+        r -= p
+        if r < 0:
+            return action
+    return options[-1][0]
+
+
+# ---------------------------------------------------------------------- showdown
 def choose_split(game: Game, seat: int, level: str) -> Action:
     """The showdown action of a bot: 三花 when it pays, else the chosen split."""
     kinds = game.kinds(seat)
@@ -132,160 +366,6 @@ def _advised(kinds: Sequence[Kind], rules: Rules) -> tuple[int, float | None]:
         return best, ev
     except Exception:  # an advisor still in progress must never break a table
         return splits(kinds, rules).index(naive_split(kinds, rules)), None
-
-
-# ---------------------------------------------------------------------- decisions
-def bot_action(game: Game, seat: int, rng: random.Random) -> Action:
-    """What the bot in ``seat`` does now (between hands: re-buy when empty)."""
-    level = game.seats[seat].bot or "simple"
-    if game.phase is Phase.BETWEEN:
-        if game.seats[seat].bobo <= 0:
-            return Action(Act.REBUY, seat, game.rules.stakes.later_bobo)
-        raise ValueError("a bot has nothing to do between hands")
-    if game.phase is Phase.SHOWDOWN:
-        return choose_split(game, seat, level)
-    policy: Callable[[Game, int, random.Random], Action] = (
-        _strong if level == "strong" else _simple)
-    action = policy(game, seat, rng)
-    return action if game.can(action) else _fallback(game, seat)
-
-
-def _fallback(game: Game, seat: int) -> Action:
-    legal = game.legal_actions(seat)
-    for act in (Act.CHECK, Act.CALL, Act.FOLD):
-        if act in legal:
-            return Action(act, seat)
-    return Action(legal.acts[0], seat)
-
-
-def _own(game: Game, seat: int) -> tuple[Kind, ...]:
-    return _sorted(card_by_label(c).kind for c in game.visible_cards(seat, seat))
-
-
-def _simple(game: Game, seat: int, rng: random.Random) -> Action:
-    hand = game.hand
-    assert hand is not None
-    legal = game.legal_actions(seat)
-    s = strength(_own(game, seat), game.rules)
-    facing = Act.CALL in legal
-    big = hand.level >= 4 * game.rules.stakes.raise_floor
-    if s > 0.45 and legal.min_raise is not None and hand.level < 3 * game.rules.stakes.raise_floor:
-        return Action(Act.RAISE, seat, legal.min_raise)
-    if facing:
-        if s > (0.25 if big else -0.05 if hand.round == 1 else 0.05):
-            return Action(Act.CALL, seat)
-        return Action(Act.FOLD, seat)
-    return Action(Act.CHECK, seat)
-
-
-def _unseen(game: Game, seat: int) -> list[Kind]:
-    """Kinds of the physical cards the bot cannot see."""
-    hand = game.hand
-    assert hand is not None
-    seen: list[Kind] = list(_own(game, seat))
-    for other in hand.order:
-        if other != seat:
-            seen += [card_by_label(c).kind for c in game.visible_cards(other, seat)]
-    pool = [c.kind for c in DECK]
-    for k in seen:
-        pool.remove(k)
-    return pool
-
-
-def _aggression(game: Game, seat: int) -> int:
-    """How many times ``seat`` has raised this hand."""
-    hand = game.hand
-    assert hand is not None
-    return sum(1 for a in hand.actions if a.get("seat") == seat
-               and a["kind"] in ("raise", "tuo", "qiao"))
-
-
-def _edge(game: Game, seat: int, rng: random.Random, samples: int = 40) -> float:
-    """Expected Σ over opponents of (win − lose) at the showdown, by sampling the hidden
-    cards; opponents who raised are assumed to hold stronger hands."""
-    hand = game.hand
-    assert hand is not None
-    rules = game.rules
-    mine = list(_own(game, seat))
-    opps = [s for s in game.in_hand() if s != seat]
-    if not opps:
-        return 1.0
-    pool = _unseen(game, seat)
-    shown = {o: [card_by_label(c).kind for c in game.visible_cards(o, seat)] for o in opps}
-    betas = {o: 3.0 * _aggression(game, o) for o in opps}
-    total = 0.0
-    weight = 0.0
-    for _ in range(samples):
-        rng.shuffle(pool)
-        i = 0
-        me = mine + pool[i:i + 4 - len(mine)]
-        i += 4 - len(mine)
-        my_key = _key(_sorted(me), rules)
-        w = 1.0
-        score = 0.0
-        for o in opps:
-            need = 4 - len(shown[o])
-            theirs = _sorted(shown[o] + pool[i:i + need])
-            i += need
-            if betas[o]:
-                w *= math.exp(betas[o] * _full_strength(theirs, rules))
-            h, t = _key(theirs, rules)
-            dh, dt = my_key[0] - h, my_key[1] - t
-            if dh >= 0 and dt >= 0 and dh + dt > 0:
-                score += 1
-            elif dh <= 0 and dt <= 0 and dh + dt < 0:
-                score -= 1
-        total += w * score
-        weight += w
-    return total / weight
-
-
-def _strong(game: Game, seat: int, rng: random.Random) -> Action:
-    hand = game.hand
-    assert hand is not None
-    rules = game.rules
-    legal = game.legal_actions(seat)
-    committed = hand.committed[seat]
-    opps = [s for s in game.in_hand() if s != seat]
-    if hand.round == 1:
-        s = strength(_own(game, seat), rules)
-        raises = sum(_aggression(game, o) for o in opps)
-        edge = len(opps) * (s - 0.18 * raises) + 0.1 * len(opps) * s
-    else:
-        edge = _edge(game, seat, rng)
-    target = hand.level
-    facing = Act.CALL in legal
-    bobo = game.seats[seat].bobo
-    pi_pot = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
-
-    def raise_to(level: int) -> Action:
-        if legal.min_raise is None:
-            return Action(Act.QIAO, seat) if Act.QIAO in legal else Action(Act.CALL, seat)
-        return Action(Act.RAISE, seat, max(legal.min_raise, min(level, bobo)))
-
-    strong_hand = edge > 0.55 * max(1, len(opps))
-    good = edge > 0.25 * max(1, len(opps))
-    if not facing:  # rounds 2–3, nobody has bet: 休 or 发招
-        if strong_hand and rng.random() < 0.3 and hand.round == 2:
-            return Action(Act.CHECK, seat)  # 躺: slow-play and wait to be woken
-        if good:
-            return raise_to(max(legal.min_raise or 0, target * 3))
-        up = [card_by_label(c).kind for c in game.visible_cards(seat, None)]
-        if up and up[-1].single_class >= Kind.R8.single_class and rng.random() < 0.15:
-            return raise_to(legal.min_raise or 0)  # 打鸡: bet the strong-looking card
-        return Action(Act.CHECK, seat)
-    # facing a bet: pot odds — calling to L risks L more on an edge-weighted result
-    cost = legal.call_to - committed
-    ev_call = edge * legal.call_to + (pi_pot if edge > 0 else 0) * 0.5
-    if strong_hand and legal.min_raise is not None and bobo > target:
-        if edge > 0.8 * len(opps) and rng.random() < 0.3:
-            return Action(Act.QIAO, seat)
-        return raise_to(target * 3)
-    if ev_call > -committed * 0.9 or cost == 0:
-        if good and legal.min_raise is not None and rng.random() < 0.35:
-            return raise_to(legal.min_raise)
-        return Action(Act.CALL, seat)
-    return Action(Act.FOLD, seat)
 
 
 def warm(rules: Rules) -> None:

@@ -95,6 +95,12 @@ class Kind(Enum):
         return max(len(self.suits), 1)
 
     @property
+    def class_label(self) -> str:
+        """This card's class as the 旋经 names it: 丁丁 and 大鬼 are 杂牌, a class of
+        their own that is as small as 下四滥 (黑9 黑8 黑7 小5, which are also 杂牌)."""
+        return "杂牌" if self in (Kind.R3, Kind.JK) else self.single_class.label
+
+    @property
     def index(self) -> int:
         """Position in single-card order, 0 for 天牌 … 16 for 大鬼."""
         return _KIND_INDEX[self]
@@ -131,6 +137,27 @@ DECK: tuple[Card, ...] = (
     *(Card(kind, suit) for kind in KINDS for suit in kind.suits),
     Card(Kind.JK, ""),
 )
+
+
+def physical(kinds: Iterable[Kind | Card], used: Iterable[Kind | Card] = ()) -> tuple[Card, ...]:
+    """The physical cards to show for ``kinds``: two of one kind are the deck's two
+    different cards (天牌 + 天牌 = ♥Q + ♦Q, 小5 + 小5 = ♠5 + ♣5).  ``used`` are cards
+    shown beside them (a split's 头 when drawing its 尾); their suits are taken first."""
+    taken: dict[Kind, list[str]] = {}
+
+    def pick(x: Kind | Card) -> Card:
+        card = x if isinstance(x, Card) else Card(x, _free_suit(x, taken.get(x, [])))
+        taken.setdefault(card.kind, []).append(card.suit)
+        return card
+
+    for x in used:
+        pick(x)
+    return tuple(pick(x) for x in kinds)
+
+
+def _free_suit(kind: Kind, taken: list[str]) -> str:
+    suits = list(kind.suits) or [""]
+    return next((s for s in suits if s not in taken), suits[0])
 
 
 def parse_kind(text: str) -> Kind:

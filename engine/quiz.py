@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from .cards import DECK, KINDS, Card, CardError, Kind, SingleClass, check_available, parse_kind
+from .cards import DECK, KINDS, CardError, Kind, SingleClass, check_available, parse_kind
 from .groups import ALL_GROUPS, Category, Group
 from .hands import Outcome, Split, naive_split, sanhua, splits
+from .numbers import NumberError, parse_int
 from .rules import Rules
 from .settle import Seat, settle
 
@@ -77,7 +78,8 @@ class GroupFacts:
     category: Category
     category_label: str
     points: int | None  # for point groups and 皱
-    rank: int  # dense, 1 = 皱; larger is stronger
+    rank: int  # dense, 1 = 皱; larger is stronger (for comparing, never shown)
+    position: int  # what people are shown: 第 N 大, 1 + how many groups are stronger
     top_class: str  # single-card class of the higher card (天 … 下四滥)
     high: Kind
     low: Kind
@@ -87,14 +89,16 @@ class GroupFacts:
         return (self.high, self.low)
 
     @property
-    def cards(self) -> tuple[Card, Card]:
-        """Two physical cards to draw (a pair shows both suits)."""
-        second = self.low.suits[1:2] if self.high is self.low else self.low.suits[:1]
-        return (Card(self.high, self.high.suits[:1]), Card(self.low, second))
-
-    @property
     def is_points(self) -> bool:
         return self.category in (Category.POINTS, Category.ZHOU)
+
+
+@cache
+def positions(rules: Rules) -> dict[int, int]:
+    """Dense rank → the position shown to people, as on /pairs/: 第 N 大 where N is
+    1 + the number of strictly stronger groups (天对 第 1 大, every 皱 the same N)."""
+    ranks = sorted((g.rank(rules) for g in ALL_GROUPS), reverse=True)
+    return {r: ranks.index(r) + 1 for r in set(ranks)}
 
 
 def facts(group: Group, rules: Rules) -> GroupFacts:
@@ -110,6 +114,7 @@ def facts(group: Group, rules: Rules) -> GroupFacts:
         category_label=group.category(rules).label,
         points=group.points_or_none(rules),
         rank=group.rank(rules),
+        position=positions(rules)[group.rank(rules)],
         top_class=group.top_class.label,
         high=group.high,
         low=group.low,
@@ -369,11 +374,13 @@ def _read_positions(q: OrderQuestion, answer: Answer) -> tuple[OrderItem, ...]:
     slots: dict[int, OrderItem] = {}
     for item in q.items:
         raw = _field(answer, f"pos_{item.key}")
-        if not raw.isdecimal() or not 1 <= int(raw) <= n:
-            raise QuizError("invalid", f"position {raw!r} is not between 1 and {n}")
-        if int(raw) in slots:
-            raise QuizError("duplicate", f"position {raw} is used twice")
-        slots[int(raw)] = item
+        try:
+            position = parse_int(raw, 1, n)
+        except NumberError:
+            raise QuizError("invalid", f"position {raw[:20]!r} is not between 1 and {n}") from None
+        if position in slots:
+            raise QuizError("duplicate", f"position {position} is used twice")
+        slots[position] = item
     return tuple(slots[p] for p in range(1, n + 1))
 
 
@@ -437,7 +444,7 @@ def gen_koujue(seed: int, level: int, rules: Rules, focus: str | None = None) ->
             if len(set(strengths)) < len(strengths):
                 break
     items = tuple(
-        OrderItem(str(i), k.name_zh, int(k.single_class), (k,), single_class=k.single_class.label)
+        OrderItem(str(i), k.name_zh, int(k.single_class), (k,), single_class=k.class_label)
         for i, k in enumerate(kinds)
     )
     return OrderQuestion("koujue", seed, level, focus, items)

@@ -24,11 +24,15 @@ class BotResult:
     rebuys: int
 
 
+ENDINGS = ("fold", "xiu", "showdown")  # folded out, 休过河, reached the showdown
+
+
 @dataclass(frozen=True)
 class SimResult:
     hands: int
     seconds: float
     bots: tuple[BotResult, ...]
+    endings: dict[str, int]  # hands by how they ended (ENDINGS)
 
     @property
     def hands_per_second(self) -> float:
@@ -41,6 +45,7 @@ class SimResult:
             "bots": [{"name": b.name, "level": b.level, "net": b.net,
                       "mean_per_hand": round(b.mean, 4), "ci95": round(b.ci95, 4),
                       "rebuys": b.rebuys} for b in self.bots],
+            "endings": dict(self.endings),
         }
 
 
@@ -68,6 +73,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     sums = [0.0] * n
     squares = [0.0] * n
     rebuys = [0] * n
+    endings = dict.fromkeys(ENDINGS, 0)
     start = time.perf_counter()
     for _ in range(hands):
         for i, seat in enumerate(game.seats):
@@ -80,6 +86,10 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
             actor = game.to_act
             assert actor is not None
             game.apply(bot_action(game, actor, rng))
+        result = game.history[-1].result
+        assert result is not None
+        # everyone declaring 三花 still reached the showdown
+        endings["showdown" if result.how == "sanhua" else result.how] += 1
         for i, seat in enumerate(game.seats):
             d = seat.net - before[i]
             sums[i] += d
@@ -94,7 +104,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
         var = max(0.0, squares[i] / hands - mean * mean) * hands / max(1, hands - 1)
         results.append(BotResult(seat.name, levels[i], seat.net, mean,
                                  1.96 * math.sqrt(var / hands), rebuys[i]))
-    return SimResult(hands, seconds, tuple(results))
+    return SimResult(hands, seconds, tuple(results), endings)
 
 
 def report_text(result: SimResult) -> str:
@@ -102,4 +112,7 @@ def report_text(result: SimResult) -> str:
     for b in result.bots:
         lines.append(f"{b.name:<10} 净 {b.net:+8d}  每手 {b.mean:+.3f} ± {b.ci95:.3f} (95%)"
                      f"  添钵 {b.rebuys}")
+    words = {"fold": "甩得只剩一家", "xiu": "休过河", "showdown": "比牌"}
+    lines.append("结局：" + "，".join(
+        f"{words[k]} {v}（{v / result.hands:.1%}）" for k, v in result.endings.items()))
     return "\n".join(lines)

@@ -54,7 +54,8 @@ def production_server(workers: int | None = None, quiet: bool = True) -> Iterato
             "PORT": str(port),
             "LOG_LEVEL": env.get("LOG_LEVEL", "WARNING"),
         })
-        env.setdefault("DATABASE_URL", f"sqlite:///{tmp}/db.sqlite3")
+        if "DATABASE_URL" not in env:
+            env.update(DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", DATABASE_CREATE="1")
         if workers is not None:
             env["WEB_CONCURRENCY"] = str(workers)
         log = open(Path(tmp) / "server.log", "w+")

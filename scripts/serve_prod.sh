@@ -9,6 +9,7 @@
 #   WEB_CONCURRENCY   gunicorn workers, default 2 × CPU cores + 1
 #   GUNICORN_THREADS  threads per worker, default 1
 #   GUNICORN_TIMEOUT  seconds, default 30
+#   DATABASE_CREATE   1 to let migrate create a missing SQLite file (first deployment only)
 #   DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, SECURE_* … as in the settings.
 # Extra arguments are passed to gunicorn (e.g. --access-logfile -).
 set -euo pipefail
@@ -35,6 +36,7 @@ bind="${BIND:-127.0.0.1:${PORT:-8000}}"
 "$PY" scripts/compilemessages.py
 "$PY" manage.py collectstatic --noinput --verbosity 0
 "$PY" manage.py migrate --noinput --verbosity 1
+unset DATABASE_CREATE  # the server itself never creates an empty SQLite database
 
 echo "serve_prod: gunicorn on http://$bind with $workers worker(s)" >&2
 exec "$GUNICORN" chexuan_site.wsgi:application \

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Run the test suite against PostgreSQL, end to end (NOT part of `make test`):
+# Run the test suite against PostgreSQL, end to end (`make test` runs it with -m concurrency):
 #   install Debian's postgresql if missing, start the cluster, create a throwaway role and
 #   database, run pytest with DATABASE_URL pointing at it, drop them, and stop the cluster
 #   again if this script started it.
 #
 #   scripts/test_postgres.sh                 # pytest -m "not browser"
 #   scripts/test_postgres.sh tests/test_x.py # extra arguments go to pytest instead
+#   scripts/test_postgres.sh -m concurrency  # the live-server race tests (what make test runs)
 #
 # Needs root (or sudo) for apt-get and to act as the postgres user.
 set -euo pipefail

@@ -112,6 +112,42 @@ def test_calculator_on_a_phone(
                                        caret="initial")
 
 
+def test_the_split_typed_is_settled_and_the_suggestion_shown_beside(
+    live_server: Any, phone_page: Any, axe: Any
+) -> None:
+    """Regression (issue 15): the advisor's split used to be settled in place of the one
+    typed (head first)."""
+    page = phone_page
+    page.goto(live_server.url + "/calc/")
+    page.fill("#n1", "a")
+    page.fill("#s1", "10")
+    pick(page, 1, ["RQ", "R6", "B9", "R7"])  # head 天牌 猫猫, tail 黑9 膏药
+    page.fill("#n2", "b")
+    page.fill("#s2", "10")
+    pick(page, 2, ["R8", "B10", "B4", "B5"])
+    page.get_by_role("button", name="算账").click()
+    page.locator("#result-title").wait_for()
+    expect(page.locator("#k1-0")).to_be_checked()
+    typed = page.locator('label[for="k1-0"]')
+    expect(typed.locator(".badge--typed")).to_have_text("照填")
+    expect(typed.locator(".badge:not(.badge--typed)")).to_have_count(0)
+    advice = page.locator(".result .advice")
+    expect(advice).to_contain_text("a 照填的分法算；建议的分法是头 天官九、尾 猫九五")
+    expect(page.locator(".result .nets tbody tr").first).to_contain_text("-10")  # a loses
+    shot(page, "calc-phone-typed-split")
+    for part, selector in (("seat", 'fieldset[data-seat="1"]'), ("result", ".result")):
+        page.locator(selector).screenshot(
+            path=str(ARTIFACTS / f"calc-phone-typed-split-{part}.png"), caret="initial")
+    axe(page)
+    # Taking the suggestion is the person's own choice: settled that way, no note.
+    suggested = page.locator(".split-option:has(.badge:not(.badge--typed)) input").first
+    with page.expect_response(lambda r: "/calc/" in r.url):
+        suggested.check()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".result .advice")).to_have_count(0)
+    expect(page.locator(".result .nets tbody tr").first).not_to_contain_text("-10")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_calculator_errors_on_a_phone(
     live_server: Any, phone_page: Any, axe: Any
@@ -148,6 +184,6 @@ def test_calculator_without_javascript(live_server: Any, chromium_browser: Any) 
     page.fill("#c2", "B9 B8 B7 B5")
     page.get_by_role("button", name="算账").click()
     page.locator("#result-title").wait_for()
-    assert "/calc/?p=a:50:RQ,RQ,R2,R2&p=b:150:B9,B8,B7,B5" in page.url
+    assert "/calc/?p=a:50:RQ,RQ,R2,R2:0&p=b:150:B9,B8,B7,B5:0" in page.url
     assert "a 吃 b 50" in page.inner_text(".result")
     context.close()

@@ -143,12 +143,30 @@ def test_split_choice_changes_the_result(client: Client) -> None:
     assert 'name="k1" value="1" checked' in html
 
 
-def test_default_split_is_the_suggestion(client: Client) -> None:
-    page = client.get("/calc/?p=a:10:RQ,R6,B9,R7&p=b:10:R8,B8,R4,B4")
+def test_the_split_is_settled_as_typed_with_the_suggestion_beside(client: Client) -> None:
+    """Regression (issue 15): the advisor's split was settled instead of the one typed."""
+    # Typed 天牌 猫猫 | 黑9 膏药 (head first): loses to b; the advisor's 天官九 | 猫九五
+    # would push.
+    page = client.get("/calc/?p=a:10:RQ,R6,B9,R7&p=b:10:R8,B10,B4,B5")
     seat = page.context["table"].seats[0]
-    suggested = [o for o in seat.options if o.suggested]
-    assert len(suggested) == 1 and seat.split == suggested[0].split
-    assert "建议" in page.content.decode()
+    typed = Split.parse("RQ R6", "B9 R7", XJ)
+    assert seat.split == typed and seat.choice == "0"
+    [suggested] = [o for o in seat.options if o.suggested]
+    assert suggested.split != typed and seat.suggestion == suggested
+    b = Split.parse("R8 B10", "B4 B5", XJ)
+    expected = settle([Seat("a", 10, typed), Seat("b", 10, b)], XJ).nets
+    assert page.context["result"].settlement.nets == expected == {"a": -10, "b": 10}
+    html = page.content.decode()
+    assert 'name="k1" value="0" checked' in html
+    assert "a</bdi> 照填的分法算；建议的分法是头" in html and "没有替你改" in html
+    # The form (no choice sent) settles as typed too, and the link says so.
+    response = client.get("/calc/", form(("a", 10, "RQ R6 B9 R7"), ("b", 10, "R8 B10 B4 B5"))
+                          | {"k1": "", "k2": ""})
+    assert response["Location"].endswith("p=a:10:RQ,R6,B9,R7:0&p=b:10:R8,B10,B4,B5:0")
+    # Choosing the suggestion is the person's choice: then no note.
+    chose = client.get(f"/calc/?p=a:10:RQ,R6,B9,R7:{suggested.index}&p=b:10:R8,B10,B4,B5")
+    assert chose.context["table"].seats[0].split == suggested.split
+    assert "没有替你改" not in chose.content.decode()
 
 
 def test_sanhua_declaration(client: Client) -> None:

@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db import IntegrityError
 from django.test import Client
 from django.utils import timezone
 
@@ -91,7 +92,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
 def test_a_whole_night(client: Client) -> None:
     night = create(client)
     page = unlinked(client.get(url(night)).content.decode())
-    assert '<span translate="no">甲</span> 发牌，<span translate="no">乙</span> 是挡家' in page
+    assert '<bdi translate="no">甲</bdi> 发牌，<bdi translate="no">乙</bdi> 是挡家' in page
 
     # 1: an ordinary hand (no 芒果 yet).
     hand(client, night, pot_to="甲", 甲=30, 乙=-10, 丙=-10, 丁=-10)
@@ -100,7 +101,7 @@ def test_a_whole_night(client: Client) -> None:
     # 2: 揍芒 — 丙 alone after round 1; next hand 甲 乙 丁 pay 5 each.
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
     page = unlinked(client.get(url(night)).content.decode())
-    assert '<span translate="no">丙</span> 发牌，<span translate="no">丁</span> 是挡家' in page
+    assert '<bdi translate="no">丙</bdi> 发牌，<bdi translate="no">丁</bdi> 是挡家' in page
     assert "开牌前丢芒果（揍芒）：每人 5" in page
     assert "桌上的芒果和皮一共 15" in page
 
@@ -141,12 +142,12 @@ def test_a_whole_night(client: Client) -> None:
     hand(client, night, pot_to="丙", 丙=1898, 丁=-1898)  # 丁 loses everything
     stale = client.post(url(night), {"do": "hand", "kind": "show", "after": str(before),
                                      "net2": "1", "net3": "-1", "pot_to": "丙"})
-    assert stale.status_code == 400 and "可能点了两次" in stale.content.decode()
+    assert stale.status_code == 409 and "可能点了两次" in stale.content.decode()
     assert bobo(night)["丁"] == 0
 
     # Re-buys: 丁 must re-buy at least 50 (later 钵钵 of 1、3) before the next hand.
     page = unlinked(client.get(url(night)).content.decode())
-    assert '<span translate="no">丁</span> 的钵钵输光了' in page
+    assert '<bdi translate="no">丁</bdi> 的钵钵输光了' in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)
     post(client, night, 400, do="rebuy", player="丁", amount=30)
     post(client, night, do="rebuy", player="丁", amount=50)
@@ -165,8 +166,8 @@ def test_a_whole_night(client: Client) -> None:
     post(client, night, do="quan")
     page = unlinked(client.get(url(night)).content.decode())
     assert "到点了，打圈芒！" in page
-    assert ('这一盘由 <span translate="no">丙</span> 起头，一圈发回到 '
-            '<span translate="no">丙</span>（扫尾）为止') in page
+    assert ('这一盘由 <bdi translate="no">丙</bdi> 起头，一圈发回到 '
+            '<bdi translate="no">丙</bdi>（扫尾）为止') in page
     assert "开牌前丢芒果（圈芒）：每人 5" in page
 
     # Orbit hand 1: a 揍芒 — the deal stays with 丙, everyone pays 5 again (no extra).
@@ -195,8 +196,8 @@ def test_a_whole_night(client: Client) -> None:
     loser = min(nets, key=lambda n: nets[n])
     winner = max(nets, key=lambda n: nets[n])
     cell = '</span></th><td class="num">'
-    assert f'<span translate="no">{loser}</span> <span class="badge">输得最多{cell}200.00' in page
-    assert f'<span translate="no">{winner}</span> <span class="badge">赢得最多{cell}0.00' in page
+    assert f'<bdi translate="no">{loser}</bdi> <span class="badge">输得最多{cell}200.00' in page
+    assert f'<bdi translate="no">{winner}</bdi> <span class="badge">赢得最多{cell}0.00' in page
     post(client, night, 400, do="bill", bill="lots")
 
     # The chart: one line per player, title/desc, and the data table.
@@ -242,7 +243,42 @@ def test_undo_the_last_hand(client: Client) -> None:
     assert len(state.hands) == 1 and state.dealer_name == "乙"
     assert state.next_charge() is not None  # the 揍芒 is due again
     assert bobo(night) == {"甲": 1999, "乙": 2003, "丙": 1999, "丁": 1999}
-    post(client, night, 400, do="undo", seq="999")  # stale undo refused
+    post(client, night, 409, do="undo", seq="999")  # stale undo refused
+
+
+def test_undo_removes_only_the_entry_the_form_showed(client: Client) -> None:
+    night = create(client)
+    hand(client, night, pot_to="甲", 甲=5, 乙=-5)
+    seen = night.last_seq
+    post(client, night, do="rebuy", player="丙", amount=100)  # from another phone
+    post(client, night, 409, do="undo", seq=seen)
+    assert night.last_seq == seen + 1 and len(night.state().hands) == 1
+    assert client.post(url(night), {"do": "undo", "seq": str(seen)},
+                       headers={"HX-Request": "true"}).status_code == 200  # htmx swaps it
+    assert night.last_seq == seen + 1
+
+
+def test_a_lost_race_on_the_event_number_is_the_stale_answer(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    night = create(client)
+
+    def duplicate(self: Night, kind: str, data: dict[str, Any]) -> None:
+        raise IntegrityError("UNIQUE constraint failed: night_event_seq_unique")
+
+    monkeypatch.setattr(Night, "add_event", duplicate)
+    response = hand(client, night, expect=409, pot_to="甲", 甲=5, 乙=-5)
+    assert "可能点了两次" in response.content.decode()
+
+
+def test_no_entry_takes_a_stack_below_zero(client: Client,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last line of defence after the form checks: the entry is rolled back."""
+    night = create(client)
+    monkeypatch.setattr("tutorial.views.night._record_manual", lambda night, state, data: {
+        "kind": "show", "nets": {"甲": -2500, "乙": 2500}, "pot_to": "乙", "quan": False})
+    response = hand(client, night, expect=400)
+    assert "钵钵会变成负数" in unlinked(response.content.decode())
+    assert night.last_seq == 0 and bobo(night)["甲"] == 2000
 
 
 def test_a_player_leaves_and_the_deal_skips_them(client: Client) -> None:

@@ -39,7 +39,7 @@ class Page:
 
 PAGES: list[Page] = [
     Page("/", 0),
-    Page("/healthz", 1),  # SELECT 1
+    Page("/healthz", 4),  # applied migrations; the probe row updated in a savepoint
     # reference
     Page("/cards/", 0),
     Page("/pairs/", 0),
@@ -54,6 +54,11 @@ PAGES: list[Page] = [
     Page("/quiz/", 9),
     Page("/quiz/bigger/?seed=1&level=1", 12),
     Page("/quiz/progress/", 11),
+    # course: GET never writes; a visitor with a session: the session and their progress
+    Page("/course/", 0),
+    Page("/course/groups/", 0),
+    Page("/course/groups/1/?seed=1", 0),
+    Page("/course/groups/2/?seed=1", 0, htmx=True),
     Page("/walkthroughs/", 0),
     Page("/walkthroughs/full-hand/1/", 0),
     Page("/table/", 0),

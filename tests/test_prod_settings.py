@@ -163,7 +163,7 @@ def test_healthz_checks_the_database(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.content == b"ok"
-    with mock.patch("chexuan_site.urls.connection.cursor", side_effect=DatabaseError("down")):
+    with mock.patch("tutorial.health.connection.cursor", side_effect=DatabaseError("down")):
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.content == b"database unavailable"

@@ -26,6 +26,7 @@ from engine import quiz as q
 from engine.game import Game, Phase
 from engine.rules import get_rules
 from tests.english import game_terms, untranslated
+from tutorial import course
 from tutorial import walkthroughs as wt
 from tutorial.models_night import Night
 from tutorial.models_table import PracticeTable
@@ -76,6 +77,9 @@ PAGES = [
     *[f"/quiz/{slug}/?seed=7&level={level}"
       for slug, spec in q.QUIZZES.items() for level in range(1, spec.levels + 1)],
     "/quiz/bigger/?seed=7&level=9",  # a refused question (400 page) in both languages
+    "/course/",
+    *[f"/course/{les.slug}/" for les in course.lessons()],
+    "/course/hand/1/",
     "/walkthroughs/",
     *_walkthrough_steps(),
     "/table/",

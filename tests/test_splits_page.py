@@ -218,9 +218,10 @@ def test_rules_switch_keeps_the_hand(client: Client) -> None:
     assert _html(client, "/splits/?rules=nonsense").count("旋经规则（默认）") >= 1
 
 
-def test_linked_from_home_and_rules_not_the_top_nav(client: Client) -> None:
+def test_linked_from_the_course_and_rules_not_the_top_nav(client: Client) -> None:
     home = _html(client, "/")
-    assert 'class="path__link" href="/splits/"' in home
+    assert 'class="path__link" href="/course/split/"' in home
+    assert 'href="/splits/"' in _html(client, "/course/split/")
     assert 'class="site-nav__link" href="/splits/"' not in home
     assert 'href="/splits/"' in _html(client, "/rules/")
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from engine.game import Act, Action, Game, Phase
 from tests.tables import open_table, save_game, table_of
@@ -61,10 +62,14 @@ def test_squeeze_reveals_the_corner_first(browser_page: Any, live_server: Any,
     cover.focus()
     settle_transitions(page)
     stage.screenshot(path=str(screenshot(page, "table-squeeze-0")))
+    # the card is not in the page until the learner starts to squeeze: then it is fetched
+    assert page.locator(".squeeze__card .card--back").count() == 1
+    assert page.locator(".squeeze__card [data-card]").count() == 0
     for _ in range(4):
         page.keyboard.press("ArrowRight")
     settle_transitions(page)
     assert cover.get_attribute("aria-valuenow") == "4"
+    expect(page.locator(".squeeze__card [data-card]")).to_have_count(1)
     stage.screenshot(path=str(screenshot(page, "table-squeeze-40")))
     for _ in range(4):
         page.keyboard.press("ArrowDown")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 # (path, label) of the sections, in learning order.  Pages not built yet still get a link.
 NAV: tuple[tuple[str, Promise], ...] = (
+    ("/course/", _("课程")),
     ("/cards/", _("牌")),
     ("/pairs/", _("组牌")),
     ("/rules/", _("规则")),

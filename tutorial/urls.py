@@ -16,6 +16,7 @@ urlpatterns = [
     path("night/", include("tutorial.views.night")),
     path("quiz/", include(("tutorial.views.quiz", "quiz"))),
     path("walkthroughs/", include("tutorial.views.walkthroughs")),
+    path("course/", include("tutorial.views.course")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
     path("pairs/", reference.pairs, name="pairs"),

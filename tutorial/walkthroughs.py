@@ -32,7 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from engine.cards import CardError, Kind, check_available, parse_kind
+from engine.cards import Card, CardError, Kind, check_available, parse_kind, physical
 from engine.groups import ALL_GROUPS, Category, Group
 from engine.hands import Outcome, Split, compare
 from engine.rules import Rules, get_rules
@@ -171,6 +171,7 @@ class GroupView:
     detail: SafeString
     highlight: bool = False
     mark: str = ""  # "bigger" | "smaller" | "equal"
+    cards: tuple[Card, ...] = ()  # the physical cards drawn (a pair shows both suits)
 
 
 @dataclass
@@ -236,7 +237,7 @@ class SeatView:
     name: str
     bobo: int
     committed: int
-    cards: list[tuple[Kind | None, bool]]  # (kind or None for a card still hidden, face up?)
+    cards: list[tuple[Card | None, bool]]  # (card or None for a card still hidden, face up?)
     status: SafeString
     acting: bool = False
     dealer: bool = False
@@ -320,11 +321,12 @@ def split_of(groups: Sequence[Sequence[str]], rules: Rules) -> Split:
 
 
 def group_view(group: Group, role: str, rules: Rules, *, highlight: bool = False,
-               mark: str = "") -> GroupView:
+               mark: str = "", beside: tuple[Kind, ...] = ()) -> GroupView:
     role_html = term("头") if role == "head" else term("尾") if role == "tail" else SafeString("")
     same = group.category(rules).label == group.display_name()  # 天九王 is its own category
     detail = EMPTY if same else category_html(group, rules)
-    return GroupView(group.kinds, grp(group), role, role_html, detail, highlight, mark)
+    return GroupView(group.kinds, grp(group), role, role_html, detail, highlight, mark,
+                     physical(group.kinds, beside))
 
 
 def hand_view(name: str, split: Split, rules: Rules, *, part: str = "", marks: dict[str, str]
@@ -335,7 +337,7 @@ def hand_view(name: str, split: Split, rules: Rules, *, part: str = "", marks: d
         group_view(split.head, "head", rules, highlight=part in ("head", "both"),
                    mark=marks.get("head", "")),
         group_view(split.tail, "tail", rules, highlight=part in ("tail", "both"),
-                   mark=marks.get("tail", "")),
+                   mark=marks.get("tail", ""), beside=split.head.kinds),
     ]
     return HandView(name, split.kinds, groups, caption, highlight)
 
@@ -752,10 +754,10 @@ def build_bobo(d: dict[str, Any]) -> list[Step]:
     folded_name = d["variant_folded_name"]
     seats2 = [*seats, Seat(folded_name, var["pi"], folded=True)]
     result2 = settle(seats2, rules)
-    said = join([format_html("{} {}", who(n), v) for n, v in var["to"].items()])
     got = {t.to: t.amount for t in result2.transfers if t.reason == "pi" and t.amount}
     paras = [say("bobo_variant", name=who(folded_name), pi=term("皮"), amount=var["pi"]),
-             say("bobo_variant_said", said=said)]
+             say("bobo_variant_said",
+                 got=join([format_html("{} {}", who(n), v) for n, v in got.items()]))]
     facts = {f"pi:{k}": str(v) for k, v in got.items()}
     steps.append(Step("variant", say("t_variant_pi"), paras,
                       lines=[ex(line) for line in explain.transfer_lines(result2, seats2)
@@ -917,8 +919,8 @@ def build_lead(d: dict[str, Any]) -> list[Step]:
         if up[s].single_class > up[best].single_class:
             best = s
     nxt = seats[(seats.index(best) + 1) % len(seats)]
-    rows = [[Cell(who(s)), Cell(kind_html(up[s])), Cell(term(up[s].single_class.label),
-                                                        f"class:{s}", up[s].single_class.label)]
+    rows = [[Cell(who(s)), Cell(kind_html(up[s])), Cell(term(up[s].class_label),
+                                                        f"class:{s}", up[s].class_label)]
             for s in seats]
     paras = [say("lead_rule"), say("lead_result", name=who(best), card=kind_html(up[best]))]
     said = exm["text_leader"]
@@ -1002,7 +1004,7 @@ def _seat_views(g: Any, names: list[str], *, acting: int | None = None,
     views = []
     for i, name in enumerate(names):
         seat = g.seats[i]
-        cards: list[tuple[Kind | None, bool]] = []
+        cards: list[tuple[Card | None, bool]] = []
         committed = 0
         status = EMPTY
         if h is not None and h.cards[i]:
@@ -1015,7 +1017,7 @@ def _seat_views(g: Any, names: list[str], *, acting: int | None = None,
                 if hide_fourth and j == 3:
                     cards.append((None, False))
                 else:
-                    cards.append((_card_kind(g, label), bool(up)))
+                    cards.append((_game_module().card_by_label(label), bool(up)))
             committed = 0 if finished else h.committed[i]
             if h.folded[i]:
                 status = say("st_folded")
@@ -1185,7 +1187,7 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
                 steps.append(Step("round", say("t_round", n=h.round), [
                     say("round_" + str(h.round), ming=term("明牌")),
                     say("round_leader", name=who(names[leader]), card=kind_html(up),
-                        cls=term(up.single_class.label)),
+                        cls=term(up.class_label)),
                     say("round_open", xiu=term("休"), fa=term("发招")),
                 ], seats=_seat_views(g, names, acting=leader), facts={"leader": names[leader]}))
         if h.result is None:  # the showdown

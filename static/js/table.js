@@ -7,6 +7,9 @@
 
   function setStep(cover, step) {
     step = Math.max(0, Math.min(STEPS, step));
+    // The practice table sends the card only when the learner starts to squeeze it.
+    var card = cover.closest(".squeeze__stage").querySelector(".squeeze__card[hx-get]");
+    if (step > 0 && card && window.htmx) { window.htmx.trigger(card, "squeeze-start"); }
     for (var i = 1; i <= STEPS; i++) { cover.classList.remove("is-step-" + i); }
     if (step > 0) { cover.classList.add("is-step-" + step); }
     cover.setAttribute("data-step", String(step));

@@ -5,6 +5,8 @@ Usage::
     {% load cards %}
     {% card kind %}                  {# an engine.cards.Kind, drawn with its first suit #}
     {% card card size="small" %}     {# an engine.cards.Card; sizes: small, large #}
+    {% for c in kinds|as_cards %}{% card c %}{% endfor %}   {# a pair shows ♥Q and ♦Q #}
+    {% for c in tail.kinds|as_cards:head.kinds %}…       {# suits the head has not used #}
 
 The suit symbols are SVG <symbol>s from templates/partials/suit_sprite.html, which
 base.html includes once per page.
@@ -12,12 +14,13 @@ base.html includes once per page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import template
 from django.utils.translation import gettext as _
 
-from engine.cards import Card, Kind
+from engine.cards import Card, Kind, physical
 
 register = template.Library()
 
@@ -43,6 +46,12 @@ _PIPS: dict[str, tuple[tuple[int, int], ...]] = {
     "9": ((1, 0), (3, 0), (1, 4), (3, 4), (2, 6), (1, 8), (3, 8), (1, 12), (3, 12)),
     "10": ((1, 0), (3, 0), (2, 2), (1, 4), (3, 4), (1, 8), (3, 8), (2, 10), (1, 12), (3, 12)),
 }
+
+
+@register.filter
+def as_cards(kinds: Iterable[Kind | Card], used: Iterable[Kind | Card] | None = None) -> list[Card]:
+    """``{% for c in group.kinds|as_cards %}``: see :func:`engine.cards.physical`."""
+    return list(physical(kinds, used or ()))
 
 
 def _suit_name(suit: str) -> str:

@@ -1,6 +1,7 @@
 """``{{ value|typed }}``: text a visitor typed (a player's name, a night's title), shown
-back inside ``<span translate="no">`` so that page translators leave it alone and the
-English-completeness check (tests/test_site_walk.py) knows it is not interface text.
+back inside ``<bdi translate="no">``: isolated, so right-to-left text in a name cannot
+reorder the sentence around it, and marked so that page translators leave it alone and
+the English-completeness check (tests/test_site_walk.py) knows it is not interface text.
 
 It also works inside ``{% blocktranslate with name=p.name|typed %}``: the filter's output
 is safe HTML with the value escaped, so the sentence's msgid does not change.
@@ -17,4 +18,4 @@ register = template.Library()
 
 @register.filter
 def typed(value: object) -> SafeString:
-    return format_html('<span translate="no">{}</span>', value)
+    return format_html('<bdi translate="no">{}</bdi>', value)

@@ -10,8 +10,9 @@ The whole table lives in the URL so a result can be shared.  Compact scheme (one
 * ``cards``: four kind codes (RULES.md §1) separated by ``,`` (spaces, ``-``, ``.``
   and ``+`` also work), or ``fold`` for a player who folded (their stake is 皮).
 * ``choice``: ``0`` / ``1`` / ``2`` = the split in :func:`engine.hands.splits` order
-  (``0`` = first two cards against the last two, as typed); ``s`` = declare 三花;
-  absent or ``a`` = the advisor's suggestion.
+  (``0``, the default, = the first two cards against the last two: the split as typed,
+  头 first); ``s`` = declare 三花.  The table is settled as entered; the advisor's
+  suggestion is shown beside the choice, never put in its place.
 * ``rules``: ``xuanjing`` (default) or ``app``.
 
 The HTML form submits long field names (``n1 s1 c1 f1 k1 … n8 …``); a valid table
@@ -33,9 +34,11 @@ from django.utils.translation import gettext as _
 
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
+from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.visitor_text import clean, key
 
 if TYPE_CHECKING:
     from tutorial.models_night import Night
@@ -44,7 +47,7 @@ MAX_SEATS = 8
 MIN_ROWS = 3
 NAME_MAX = 20
 STAKE_MAX = 10_000_000
-CHOICES = ("a", "0", "1", "2", "s")
+CHOICES = ("0", "1", "2", "s")
 FOLD_WORDS = frozenset({"fold", "folded", "x", "甩"})
 
 
@@ -106,7 +109,7 @@ class SeatInput:
     stake_text: str = ""
     cards_text: str = ""
     folded: bool = False
-    choice: str = "a"
+    choice: str = "0"
     errors: dict[str, str] = field(default_factory=dict)
     stake: int | None = None
     kinds: tuple[Kind, ...] = ()
@@ -119,14 +122,9 @@ class SeatInput:
         return not (self.name or self.stake_text or self.cards_text or self.folded)
 
     @property
-    def chosen(self) -> str:
-        """The radio that is checked: the explicit choice or the suggested split."""
-        if self.choice in ("0", "1", "2", "s"):
-            return self.choice
-        for option in self.options:
-            if option.suggested:
-                return str(option.index)
-        return "0"
+    def suggestion(self) -> SplitOption | None:
+        """The advisor's split when it is not the one entered (shown beside it)."""
+        return next((o for o in self.options if o.suggested and o.value != self.choice), None)
 
     @property
     def declares_sanhua(self) -> bool:
@@ -135,7 +133,7 @@ class SeatInput:
     def compact(self) -> str:
         cards = "fold" if self.folded else ",".join(k.code for k in self.kinds)
         text = f"{self.name}:{self.stake}:{cards}"
-        if not self.folded and self.choice != "a":
+        if not self.folded:  # always explicit: a link means the same split everywhere
             text += f":{self.choice}"
         return text
 
@@ -204,7 +202,7 @@ def parse_query(data: QueryDict) -> CalcTable:
                     seat.folded = True
                 else:
                     seat.cards_text = " ".join(_split_codes(cards))
-                seat.choice = parts[3].strip().lower() if len(parts) == 4 else "a"
+                seat.choice = parts[3].strip().lower() if len(parts) == 4 else "0"
             seats.append(seat)
     else:
         for i in range(1, MAX_SEATS + 1):
@@ -214,7 +212,7 @@ def parse_query(data: QueryDict) -> CalcTable:
                 stake_text=data.get(f"s{i}", "").strip(),
                 cards_text=" ".join(_split_codes(data.get(f"c{i}", ""))),
                 folded=data.get(f"f{i}", "") in ("1", "on", "true"),
-                choice=data.get(f"k{i}", "a").strip().lower() or "a",
+                choice=data.get(f"k{i}", "0").strip().lower() or "0",
             )
             seats.append(seat)
     table = CalcTable(seats, rules_name, errors)
@@ -231,8 +229,8 @@ def validate(table: CalcTable) -> None:
         _validate_name(seat, seen)
         _validate_stake(seat)
         if seat.choice not in CHOICES:
-            seat.errors["choice"] = _("分法只能是 0、1、2、s（三花）或 a（建议）。")
-            seat.choice = "a"
+            seat.errors["choice"] = _("分法只能是 0、1、2 或 s（三花）。")
+            seat.choice = "0"
         if seat.folded:
             seat.kinds = ()
             continue
@@ -246,13 +244,15 @@ def validate(table: CalcTable) -> None:
 
 
 def _validate_name(seat: SeatInput, seen: Counter[str]) -> None:
+    typed, seat.name = seat.name, clean(seat.name)
     if not seat.name:
-        seat.errors["name"] = _("写上名字。")
+        seat.errors["name"] = (_("这个名字只有看不见的字符，写上能看见的字。") if typed.strip()
+                               else _("写上名字。"))
     elif ":" in seat.name or len(seat.name) > NAME_MAX:
         seat.errors["name"] = _("名字最多 %(n)d 个字，不能有冒号。") % {"n": NAME_MAX}
     else:
-        seen[seat.name] += 1
-        if seen[seat.name] > 1:
+        seen[key(seat.name)] += 1
+        if seen[key(seat.name)] > 1:
             seat.errors["name"] = _("这个名字前面已经有了，每人名字要不一样。")
 
 
@@ -260,14 +260,16 @@ def _validate_stake(seat: SeatInput) -> None:
     text = seat.stake_text
     if not text:
         seat.errors["stake"] = _("写上这一盘下了多少。")
-    elif not re.fullmatch(r"[+-]?\d{1,9}", text):
-        seat.errors["stake"] = _("下的数要写整数。")
-    elif int(text) < 0:
-        seat.errors["stake"] = _("下的数不能是负数。")
-    elif int(text) > STAKE_MAX:
-        seat.errors["stake"] = _("下的数太大了。")
     else:
-        seat.stake = int(text)
+        try:
+            seat.stake = parse_int(text, 0, STAKE_MAX)
+        except NumberError as e:
+            if not e.out_of_range:
+                seat.errors["stake"] = _("下的数要写整数。")
+            elif text.lstrip().startswith("-"):
+                seat.errors["stake"] = _("下的数不能是负数。")
+            else:
+                seat.errors["stake"] = _("下的数太大了。")
 
 
 def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
@@ -296,19 +298,21 @@ def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
     seat.kinds = tuple(kinds)
     hand_splits = splits(seat.kinds, rules)
     hint = suggest(seat.kinds, rules)
-    seen_splits: list[Split] = []
+    # A hand holding a pair of one kind can split the same way twice: one option each,
+    # numbered by its first index (a choice of the later index means the same split).
+    first = [hand_splits.index(s) for s in hand_splits]
+    best = first[hint.best]
     for i, s in enumerate(hand_splits):
-        if s in seen_splits:
-            continue  # a hand holding a pair of one kind can split the same way twice
-        seen_splits.append(s)
-        seat.options.append(SplitOption(
-            i, s, i == hint.best, hint.chances[i] if hint.chances else None))
+        if first[i] == i:
+            seat.options.append(SplitOption(
+                i, s, i == best, hint.chances[i] if hint.chances else None))
     seat.sanhua = sanhua(seat.kinds, rules)
     if seat.choice == "s" and seat.sanhua is None:
         seat.errors["choice"] = _("这手牌不是三花，不能报三花。")
-        seat.choice = "a"
-    index = int(seat.chosen) if seat.chosen in ("0", "1", "2") else hint.best
-    seat.split = hand_splits[index]
+        seat.choice = "0"
+    if seat.choice != "s":
+        seat.choice = str(first[int(seat.choice)])
+    seat.split = hand_splits[0 if seat.choice == "s" else int(seat.choice)]
 
 
 # --------------------------------------------------------------------------- view
@@ -359,8 +363,8 @@ def _rows(table: CalcTable, wanted: int) -> None:
 
 def _int(text: str | None, default: int) -> int:
     try:
-        return int(text or "")
-    except ValueError:
+        return parse_int(text, 0, 10**9)
+    except NumberError:
         return default
 
 

@@ -7,18 +7,35 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
 
 from engine.cards import Kind
+from tutorial import course
+from tutorial.models_course import CourseProgress
 from tutorial.pagecache import visitor_independent
 
 
-@visitor_independent
-def home(request: HttpRequest) -> HttpResponse:
+def _render_home(request: HttpRequest, progress: dict[str, CourseProgress]) -> HttpResponse:
+    steps, nxt = course.course_map(progress)
     context = {
         # 天九王: 天牌 + 黑9, the strongest two-card group after pairs and 丁二皇.
         "tianjiuwang": [Kind.RQ, Kind.B9],
         # 丁二皇: 丁丁 + 大鬼, the strongest group of all.
         "dingerhuang": [Kind.R3, Kind.JK],
+        # The course map with the visitor's next step.
+        "steps": steps,
+        "next_lesson": nxt,
     }
     return render(request, "home.html", context)
+
+
+@visitor_independent
+def _fresh_home(request: HttpRequest) -> HttpResponse:
+    return _render_home(request, {})
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The same cached page for every visitor who has not started the course; the map
+    with their stars and next step for those who have."""
+    progress = course.progress_of(request.session.session_key)
+    return _render_home(request, progress) if progress else _fresh_home(request)
 
 
 def switch_language(request: HttpRequest) -> HttpResponse:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -23,6 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 from django.contrib import messages
+from django.db import IntegrityError, transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -41,6 +41,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
 from engine.mango import Mango
+from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.models_night import (
@@ -51,6 +52,7 @@ from tutorial.models_night import (
     replay,
 )
 from tutorial.views.calc import is_htmx
+from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
@@ -77,16 +79,10 @@ def _night_or_404(**lookup: str) -> Night:
 
 
 def _int(text: str, lo: int, hi: int) -> int | None:
-    text = text.strip()
-    if not re.fullmatch(r"[+-]?\d{1,9}", text):
+    try:
+        return parse_int(text, lo, hi)
+    except NumberError:
         return None
-    value = int(text)
-    return value if lo <= value <= hi else None
-
-
-def _printable(text: str) -> str:
-    """``text`` without control characters (PostgreSQL refuses NUL in text: a 500)."""
-    return "".join(c for c in text if unicodedata.category(c) != "Cc")
 
 
 def _name_error(name: str) -> str | None:
@@ -117,14 +113,19 @@ def _parse_end(text: str, tz_offset: str, now: datetime) -> datetime | None:
 
 def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, Any]]:
     errors: dict[str, str] = {}
-    names = [_printable(data.get(f"player{i}", "")).strip() for i in range(1, MAX_PLAYERS + 1)]
+    typed = [data.get(f"player{i}", "") for i in range(1, MAX_PLAYERS + 1)]
+    names = [clean(t) for t in typed]
     given = [n for n in names if n]
-    for i, name in enumerate(names, start=1):
+    seen: set[str] = set()
+    for i, (raw, name) in enumerate(zip(typed, names, strict=True), start=1):
         problem = _name_error(name) if name else None
+        if raw.strip() and not name:
+            problem = _("这个名字只有看不见的字符，写上能看见的字。")
+        elif name and key(name) in seen:
+            problem = problem or _("这个名字前面已经有了，每人名字要不一样。")
+        seen.add(key(name))
         if problem:
             errors[f"player{i}"] = problem
-        elif name and names[: i - 1].count(name):
-            errors[f"player{i}"] = _("这个名字前面已经有了，每人名字要不一样。")
     if len(given) < 2 and "player1" not in errors:
         errors["players"] = _("至少要两个人。")
     stakes_name = data.get("stakes", "")
@@ -144,7 +145,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     rules_name = data.get("rules", "xuanjing")
     if rules_name not in ("xuanjing", "app"):
         errors["rules"] = _("选一种芒果算法。")
-    title = _printable(data.get("title", "")).strip()[:60]
+    title = clean(data.get("title", ""))[:60]
     values = {"names": names, "stakes": stakes_name, "bobo": bobo_text, "title": title,
               "end": data.get("end", ""), "rules": rules_name}
     if errors:
@@ -188,17 +189,18 @@ def night_home(request: HttpRequest) -> HttpResponse:
 @dataclass
 class Problem(Exception):
     errors: dict[str, str]
+    status: int = 400
 
 
-def _stale() -> str:
-    return _("记分在这之间已经改过了（可能点了两次）。看看最新的记录再来。")
+def _stale() -> Problem:
+    """A form made before the last change (a double tap, a second phone, a lost race)."""
+    return Problem({"form": _("记分在这之间已经改过了（可能点了两次）。看看最新的记录再来。")},
+                   status=409)
 
 
 def _check_fresh(night: Night, data: QueryDict) -> None:
-    """Refuse a form made before the last change (a double tap, a second phone)."""
-    last = night.events.order_by("-seq").values_list("seq", flat=True).first() or 0
-    if data.get("after", "") != str(last):
-        raise Problem({"form": _stale()})
+    if data.get("after", "") != str(night.last_seq):
+        raise _stale()
 
 
 def _check_can_play(state: NightState) -> None:
@@ -299,7 +301,21 @@ def _leave(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     return {"player": player.name}
 
 
+def _add(night: Night, kind: str, data: dict[str, Any]) -> NightState:
+    """Append an entry and return the state after it; refuse it (the caller's transaction
+    rolls back) if it would leave anyone's 钵钵 below zero."""
+    night.add_event(kind, data)
+    after = night.state()
+    below = [p.name for p in after.players if p.bobo < 0]
+    if below:
+        raise Problem({"form": _("这样记 %(names)s 的钵钵会变成负数：钵钵最少是 0。") % {
+            "names": "、".join(below)}})
+    return after
+
+
 def _apply_post(request: HttpRequest, night: Night) -> None:
+    """Apply one organiser POST.  Runs inside the transaction that holds the night's
+    row lock, so the freshness check and the write are one step."""
     data = request.POST
     action = data.get("do", "")
     state = night.state()
@@ -307,22 +323,22 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         _check_fresh(night, data)
         _check_can_play(state)
         record = _record_manual if action == "hand" else _record_calc
-        night.add_event("hand", record(night, state, data))
-        after = night.state()
+        after = _add(night, "hand", record(night, state, data))
         messages.success(request, _("第 %(n)d 盘记好了。") % {"n": len(after.hands)})
         if after.quan_done:
             messages.info(request, _("圈芒打完了，今晚到此结束：看最后的输赢和饭钱。"))
     elif action in ("rebuy", "leave"):
         _check_fresh(night, data)
-        night.add_event(action, (_rebuy if action == "rebuy" else _leave)(night, state, data))
+        _add(night, action, (_rebuy if action == "rebuy" else _leave)(night, state, data))
         messages.success(request, _("记好了。"))
     elif action == "undo":
-        last = night.events.order_by("-seq").first()
-        if last is None:
+        # Only the entry the form showed: anything else means the night moved on.
+        seen, last = data.get("seq", ""), night.last_seq
+        if last == 0 and seen in ("", "0"):
             raise Problem({"form": _("还没有可以撤销的记录。")})
-        if data.get("seq", "") != str(last.seq):
-            raise Problem({"form": _stale()})
-        last.delete()
+        if seen != str(last):
+            raise _stale()
+        night.events.filter(seq=last).delete()
         messages.success(request, _("撤销了最后一条记录。"))
     elif action == "quan":
         night.end_at = timezone.now()
@@ -355,15 +371,23 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
 def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     night = _night_or_404(token=token)
     errors: dict[str, str] = {}
+    status = 200
     if request.method == "POST":
         try:
-            _apply_post(request, night)
+            # One step per night: the row lock (PostgreSQL) or the write lock SQLite takes
+            # at BEGIN IMMEDIATE (settings) serialises concurrent POSTs.
+            with transaction.atomic():
+                night = Night.objects.select_for_update().get(pk=night.pk)
+                _apply_post(request, night)
         except Problem as problem:
-            errors = problem.errors
+            errors, status = problem.errors, problem.status
+        except IntegrityError:  # a duplicate event number: someone else wrote first
+            errors, status = _stale().errors, 409
         else:
             return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
+        night.refresh_from_db()
     context = _context(request, night, editable=True, errors=errors)
-    status = 400 if errors and not is_htmx(request) else 200
+    status = 200 if is_htmx(request) else status
     return render(request, "night/night.html", context, status=status)
 
 
@@ -551,7 +575,9 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     events = night.event_list()
     names = list(night.players)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="chexuan-night-{night.pk}.csv"'
+    # Named by the date, not the row id (which would tell how many nights the site has).
+    day = timezone.localtime(night.created).strftime("%Y-%m-%d")
+    response["Content-Disposition"] = f'attachment; filename="chexuan-night-{day}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
     writer = _SafeWriter(response)
     writer.writerow([_("序号"), _("时间"), _("记录"), pgettext("companion", "发牌"),

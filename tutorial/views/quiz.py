@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from engine import quiz as q
 from engine.advisor import AdvisorError
+from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
 from tutorial.models_quiz import (
     QuizProgress,
@@ -219,10 +220,10 @@ def _problem(request: HttpRequest, page: QuizPage | None, status: int, message: 
 def _parse_int(raw: str | None, default: int | None) -> int | None:
     if raw is None or raw == "":
         return default
-    raw = raw.strip()
-    if not raw.isdecimal() or len(raw) > 12:
-        raise q.QuizError("seed", f"not a whole number: {raw!r}")
-    return int(raw)
+    try:
+        return parse_int(raw, 0, 10**12 - 1)
+    except NumberError:
+        raise q.QuizError("seed", f"not a whole number: {raw[:20]!r}") from None
 
 
 # --------------------------------------------------------------------------- views

@@ -53,6 +53,13 @@ CLASS_LABELS: dict[SingleClass, Promise] = {
     SingleClass.ZA: _("下四滥"),
 }
 
+# The smallest class holds two classes of the 旋经: 黑9 黑8 黑7 小5 are 下四滥 and also
+# 杂牌; 丁丁 and 大鬼 are 杂牌 only (Kind.class_label).  /cards/ names both.
+ZA_TAGS: dict[str, Promise] = {
+    "下四滥": _("下四滥，也算杂牌"),
+    "杂牌": _("杂牌，不算下四滥"),
+}
+
 TIER_LABELS: dict[str, Promise] = {
     "dingerhuang": _("丁二皇"),
     "pair": _("对子"),
@@ -95,8 +102,8 @@ FILTER_LABELS: dict[str, Promise] = {
 SOURCE_LABELS: dict[str, Promise] = {
     "000": _("旋经"),
     "004": _("旋经（旧本）"),
-    "002": _("扯旋 app 规则页"),
-    "003": _("扯旋 app 规则页"),
+    "002": _("扯旋 app 规则页（002）"),
+    "003": _("扯旋游戏介绍页（003）"),
 }
 
 RULES_LABELS: dict[str, Promise] = {
@@ -110,7 +117,7 @@ EXAMPLE_QUERIES = ("天官九", "天關九", "tianguanjiu", "tgj", "RQ B9", "9�
 
 
 def source_labels(sources: Sequence[str]) -> list[dict[str, str]]:
-    """Readable labels for seed codes, merged (002 and 003 are both app rule pages)."""
+    """Readable labels for seed codes, one per label (000 and 004 are told apart too)."""
     labels: dict[str, list[str]] = {}
     for code in sources:
         labels.setdefault(str(SOURCE_LABELS[code]), []).append(code)
@@ -185,13 +192,14 @@ def cards(request: HttpRequest) -> HttpResponse:
             {
                 "cls": cls,
                 "anchor": f"class-{cls.name.lower()}",
-                "label": CLASS_LABELS[cls],
+                "label": _("下四滥和杂牌") if cls is SingleClass.ZA else CLASS_LABELS[cls],
                 "kinds": [
                     {
                         "kind": k,
                         "cards": [c for c in DECK if c.kind is k],
                         "counts_as": k.points,
                         "face": k.face,
+                        "za_tag": ZA_TAGS[k.class_label] if cls is SingleClass.ZA else "",
                     }
                     for k in kinds
                 ],

@@ -9,7 +9,6 @@ tampered value is answered with 4xx and a message, and the state is unchanged.
 from __future__ import annotations
 
 import random
-import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from engine.game import (
     replay,
 )
 from engine.groups import Group
+from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial.models_table import PracticeTable
 
@@ -75,13 +75,12 @@ def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> Prac
 
 
 def _int(value: str | None, name: str) -> int:
-    # One optional minus and decimal digits ("²".isdigit() and "--5" would crash int())
-    if value is None or not re.fullmatch(r"-?\d+", value.strip()):
-        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name})
-    number = int(value)
-    if abs(number) > MAX_AMOUNT:
-        raise Rejected(_("数字太大：%(name)s") % {"name": name})
-    return number
+    try:
+        return parse_int(value, -MAX_AMOUNT, MAX_AMOUNT)
+    except NumberError as e:
+        if e.out_of_range:
+            raise Rejected(_("数字太大：%(name)s") % {"name": name}) from None
+        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name}) from None
 
 
 def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
@@ -196,9 +195,15 @@ OUTCOME_WORDS = ("吃", "走", "死")  # glossed in English with context "gloss"
 
 @dataclass
 class CardView:
-    card: Card
-    label: str
-    hidden: bool = False
+    """A card as the learner sees it: a face-down card carries no card at all, so that no
+    template can leak it."""
+
+    card: Card | None
+    label: str = ""
+
+    @property
+    def hidden(self) -> bool:
+        return self.card is None
 
 
 ACT_WORDS = {
@@ -208,7 +213,9 @@ ACT_WORDS = {
 }
 
 
-def _describe(game: Game, a: dict[str, Any]) -> str:
+def _describe(game: Game, a: dict[str, Any], revealed: bool) -> str:
+    """One log line.  ``revealed``: the hand is over, so every split may be shown (a split
+    made before the showdown is settled shows its cards only to the player who made it)."""
     kind = a["kind"]
     who = display_name(game, a["seat"]) if a.get("seat") is not None else ""
     word = _(ACT_WORDS[kind])
@@ -219,6 +226,8 @@ def _describe(game: Game, a: dict[str, Any]) -> str:
         return _("%(who)s 添钵钵 %(amount)s") % {"who": who, "amount": a["amount"]}
     if kind == "split":
         cards = a.get("cards", [])
+        if not revealed and a.get("seat") != HUMAN:
+            return _("%(who)s 扯好了牌（盖着）") % {"who": who}
         return _("%(who)s 扯牌：%(a)s | %(b)s") % {
             "who": who, "a": " ".join(cards[:2]), "b": " ".join(cards[2:])}
     if kind == "deal":
@@ -285,6 +294,10 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
            error: str | None = None, hint: bool = False) -> dict[str, Any]:
     h = game.hand
     live = h is not None and h.result is None
+    squeeze = _squeeze_pending(table, game)
+    # While the learner squeezes, who leads round 3 and who acts first would tell how
+    # their fourth card compares with the others' (the lead goes to the highest card).
+    marks = live and not squeeze
     seats = []
     for i, s in enumerate(game.seats):
         cards: list[CardView] = []
@@ -300,10 +313,10 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             shown_all = not live and str(i) in h.splits
             for j in range(game.dealt(i)):
                 face_up = (shown_all or j >= 2 or i == HUMAN)
-                if i == HUMAN and j == 3 and _squeeze_pending(table, game):
+                if i == HUMAN and j == 3 and squeeze:
                     face_up = False  # still being squeezed (串牌)
-                cards.append(CardView(card_by_label(labels[j]), labels[j] if face_up else "",
-                                      hidden=not face_up))
+                cards.append(CardView(card_by_label(labels[j]), labels[j]) if face_up
+                             else CardView(None))
         committed = h.committed[i] if live and h is not None and i in h.order else 0
         seats.append({
             "index": i, "name": display_name(game, i), "bot": s.bot, "left": s.left,
@@ -311,13 +324,14 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             "cards": cards, "status": status,
             "folded": h is not None and i in h.order and h.folded[i],
             "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
-            "to_act": live and h is not None and h.to_act == i,
-            "leader": live and h is not None and h.leader == i and h.round in (2, 3),
+            "to_act": marks and h is not None and h.to_act == i,
+            "leader": marks and h is not None and h.leader == i and h.round in (2, 3),
         })
-    squeeze = _squeeze_pending(table, game)
     human_cards: list[CardView] = []
     if h is not None and HUMAN in h.order:
         human_cards = [CardView(card_by_label(c), c) for c in game.visible_cards(HUMAN, HUMAN)]
+        if squeeze:
+            human_cards = human_cards[:3]
     legal = game.legal_actions(HUMAN)
     my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
     hint_rows = None
@@ -329,7 +343,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
             "best": idx == advice.best,
         } for idx, a in enumerate(advice.splits)]
-    actions = [_describe(game, a) for a in (h.actions if h is not None else [])
+    actions = [_describe(game, a, not live) for a in (h.actions if h is not None else [])
                if a["kind"] != "deal"]
     pot = (h.pot_start if live and h is not None else game.state.pot)
     return {
@@ -338,7 +352,6 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "acts": [a.value for a in legal.acts],
         "bot_turn": _bot_turn(game) is not None and not squeeze,
         "squeeze": squeeze, "human_cards": human_cards,
-        "squeeze_card": human_cards[3] if squeeze and len(human_cards) == 4 else None,
         "level": h.level if live and h is not None else 0,
         "round": h.round if h is not None else 0,
         "pot": pot, "stakes": game.rules.stakes, "rules": game.rules,
@@ -471,6 +484,20 @@ def _bot_step(table: PracticeTable, game: Game) -> None:
     game.apply(bot_action(game, seat, rng))
 
 
+@require_GET
+def squeeze_card(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """The card being squeezed, fetched when the learner starts to push the cover: until
+    then it is in no page (the squeeze POST, or this, is the reveal)."""
+    table = _load(request, table_id)
+    game = Game.from_dict(table.state)
+    if not _squeeze_pending(table, game):
+        return HttpResponse(_("现在没有牌要串"), status=409, content_type="text/plain")
+    h = game.hand
+    assert h is not None
+    return render(request, "table/table.html#squeeze-card",
+                  {"card": card_by_label(h.cards[HUMAN][3])})
+
+
 def _squeeze(table: PracticeTable, game: Game) -> None:
     if not _squeeze_pending(table, game):
         raise Rejected(_("现在没有牌要串"), 409)
@@ -503,7 +530,7 @@ def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     game = Game.from_dict(table.state)
     hands = []
     for h in game.history:
-        hands.append({"number": h.number, "actions": [_describe(game, a) for a in h.actions
+        hands.append({"number": h.number, "actions": [_describe(game, a, True) for a in h.actions
                                                       if a["kind"] != "deal"],
                       "result": _result_view(game, h)})
     context: dict[str, Any] = {"table": table, "hands": hands, "replay": None}
@@ -551,5 +578,6 @@ urlpatterns = [
     path("<uuid:table_id>/act", act, name="table-act"),
     path("<uuid:table_id>/bot", bot, name="table-bot"),
     path("<uuid:table_id>/squeeze", squeeze, name="table-squeeze"),
+    path("<uuid:table_id>/squeeze-card", squeeze_card, name="table-squeeze-card"),
     path("<uuid:table_id>/history", history, name="table-history"),
 ]

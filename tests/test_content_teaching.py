@@ -1,0 +1,243 @@
+"""Issue 13, "Wrong today": what the site teaches agrees with the source texts
+(shared/seeds) and RULES.md.  Each test here failed before its fix."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+
+from engine import get_rules
+from engine.cards import Kind, physical
+from engine.groups import ALL_GROUPS, Group
+from engine.quiz import facts, gen_koujue
+from tests.test_walkthroughs_engine import facts_of
+from tutorial.search import catalogue_for
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def page(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+# ------------------------------------------------------------------ 圈芒
+
+
+def test_rules_quanmang_keeps_the_dealer_and_teaches_qitou_saowei(client: Client) -> None:
+    mango = page(client, "/rules/").split('id="mango"')[1].split("</section>")[0]
+    text = text_of(mango)
+    assert "发牌也照常往下轮" not in text
+    assert "发人不换" in text
+    assert "起头" in text and "扫尾" in text
+
+
+# ------------------------------------------------------------------ options and sources
+
+
+def test_options_table_says_where_each_option_comes_from(client: Client) -> None:
+    html = page(client, "/rules/")
+    table = html.split('id="variants"')[1].split("</table>")[0]
+    assert "另一种（app 规则）" not in table  # 三花 off is not the app rule
+    rows = {
+        text_of(r.split("</th>")[0]).strip(): text_of(r)
+        for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", table, re.S)
+    }
+    assert "旋经里没有三花" in rows["三花"]
+    assert "002" in rows["三花"] and "003" in rows["三花"]
+    assert "002" in rows["地王"] and "002" in rows["芒果"] and "003" in rows["人数"]
+
+
+# ------------------------------------------------------------------ ranks as 第 N 大
+
+
+@pytest.mark.parametrize("rules_name", ["xuanjing", "app"])
+def test_quiz_facts_show_the_same_position_as_the_catalogue(rules_name: str) -> None:
+    rules = get_rules(rules_name)
+    catalogue = catalogue_for(rules_name)
+    for group in ALL_GROUPS:
+        assert facts(group, rules).position == catalogue.by_code[group.code].position
+
+
+def test_quiz_facts_say_di_n_da_not_dang() -> None:
+    g = facts(Group.parse("B10 R10"), get_rules("xuanjing"))  # 双花十, a 皱
+    html = render_to_string("quiz/_facts.html", {"g": g})
+    assert "档" not in html
+    assert f"第 {g.position} 大" in html and g.position > 100
+    best = facts(Group.parse("R3 JK"), get_rules("xuanjing"))
+    top = render_to_string("quiz/_facts.html", {"g": best})
+    assert "第 1 大" in top
+
+
+# ------------------------------------------------------------------ first bet of rounds 2 and 3
+
+
+def test_rules_first_bet_in_rounds_two_and_three_reaches_the_raise_minimum(
+    client: Client,
+) -> None:
+    text = text_of(page(client, "/rules/").split('id="hand"')[1].split("</section>")[0])
+    assert "这一轮头一个下注的人，数目要和返招一样够数" in text
+    assert "也不能低于 10" in text
+
+
+# ------------------------------------------------------------------ walkthroughs quote the source
+
+
+def test_bobo_walkthrough_does_not_credit_60_10_to_the_xuanjing(client: Client) -> None:
+    _, texts = facts_of(client, "xj-mp-3-bobo")
+    variant = next(t for t in texts if "60" in t and "皮" in t and "假设" in t)
+    assert "例子里给的分法" not in variant
+    assert "原文只给了规矩，没有给数" in variant
+    assert "剩余部分由甲方吃" in variant  # quoted exactly
+
+
+def test_multi_player_example_2_reports_what_the_text_says(client: Client) -> None:
+    _, texts = facts_of(client, "xj-mp-2")
+    verdict = next(t for t in texts if "每两家的结果" in t)
+    assert "原文没说" not in verdict
+    assert verdict.count("打走") >= 3
+
+
+# ------------------------------------------------------------------ 杂牌
+
+
+def test_dingding_and_dagui_are_zapai() -> None:
+    assert Kind.R3.class_label == Kind.JK.class_label == "杂牌"
+    assert Kind.B9.class_label == "下四滥"
+    for seed in range(40):
+        q = gen_koujue(seed, 3, get_rules("xuanjing"))
+        for item in q.items:
+            if item.kinds and item.kinds[0] in (Kind.R3, Kind.JK):
+                assert item.single_class == "杂牌"
+
+
+def test_cards_page_labels_dingding_and_dagui_zapai(client: Client) -> None:
+    html = page(client, "/cards/")
+    for code in ("R3", "JK"):
+        kind = html.split(f'id="kind-{code}"')[1].split("</li>")[0]
+        assert "杂牌，不算下四滥" in kind
+    assert "下四滥，也算杂牌" in html.split('id="kind-B9"')[1].split("</li>")[0]
+
+
+def test_lead_walkthrough_calls_dingding_zapai(client: Client) -> None:
+    facts, _ = facts_of(client, "xj-lead-1")
+    classes = {k: v for k, v in facts.items() if k.startswith("class:")}
+    assert "杂牌" in classes.values()  # the fourth seat shows 丁丁
+    assert "下四滥" in classes.values()  # the second shows 黑9
+
+
+# ------------------------------------------------------------------ squeeze names
+
+
+def test_squeeze_stage_names(client: Client) -> None:
+    text = text_of(page(client, "/rules/").split('id="hand"')[1].split("</section>")[0])
+    assert "横着推，看一边露出几排花，叫串花子" in text
+    assert "看花有几路，叫串路子" in text
+    assert "看有没有人像牌的边，叫串边子" in text
+    _, texts = facts_of(client, "full-hand")
+    squeeze = next(t for t in texts if "串头子：只露出左上角" in t)
+    assert "串路子：露出中间的花" not in squeeze
+    assert "串花子（横着推" in squeeze
+
+
+# ------------------------------------------------------------------ home page
+
+
+def test_home_does_not_call_black_nine_wanbian(client: Client) -> None:
+    assert "黑9叫弯边" not in page(client, "/")
+
+
+# ------------------------------------------------------------------ a pair is two cards
+
+
+def test_physical_cards_of_a_pair_are_two_different_cards() -> None:
+    q, q2 = physical([Kind.RQ, Kind.RQ])
+    assert {q.suit, q2.suit} == {"♥", "♦"}
+    (five,) = physical([Kind.B5], used=[Kind.B5])
+    assert five.suit == "♣"
+
+
+def _suits(html: str, code: str) -> list[str]:
+    return re.findall(rf'data-card="{code}">.*?href="#(suit-\w)"', html, re.S)
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("/pairs/RQ-RQ/", "RQ"),
+        ("/pairs/B5-B5/", "B5"),
+        ("/pairs/?q=RQ+RQ", "RQ"),
+        ("/rules/", "B5"),  # 旋经 multi-player example 3: 丙 has 小5 一对
+        ("/walkthroughs/xj-mp-3/1/", "B5"),
+        ("/walkthroughs/xj-2p-1/1/", "RQ"),  # 甲: 天牌、地牌、天牌、板凳
+        ("/splits/?hand=RQ+RQ+B5+B5", "B5"),
+    ],
+)
+def test_a_pair_is_drawn_as_the_two_cards_of_the_deck(client: Client, url: str, code: str) -> None:
+    suits = _suits(page(client, url), code)
+    assert len(set(suits)) == 2, (url, suits)
+
+
+# ------------------------------------------------------------------ missing today: /rules/
+
+
+def section(html: str, anchor: str) -> str:
+    """The text of the element with id=anchor (up to its closing tag of the same name)."""
+    match = re.search(rf'<(\w+)[^>]* id="{anchor}"', html)
+    assert match, anchor
+    tag, start = match.group(1), match.start()
+    depth, pos = 0, start
+    for m in re.finditer(rf"<(/?){tag}\b[^>]*>", html[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            pos = start + m.end()
+            break
+    return text_of(html[start:pos])
+
+
+@pytest.mark.parametrize(
+    ("anchor", "words"),
+    [
+        ("deal", ["洗牌", "切牌", "左手边的那位切牌", "牌墩最底下", "一次一张", "逆时针",
+                  "右手边", "发了一圈牌"]),
+        ("shuffle", ["第一手谁洗都行"]),
+        ("cut", ["左手边"]),
+        ("deal-order", ["最底下", "一次一张", "右手边"]),
+        ("shangjia", ["上家", "下家", "挡家", "左手边", "右手边"]),
+        ("term-shangjia", ["左手边"]),
+        ("term-xiajia", ["右手边"]),
+        ("play", ["打鸡", "打鸡打起走了", "打鸡遭逮到了", "躺", "睡觉", "躺死了", "唤醒",
+                  "不打芒果"]),
+        ("term-daji", ["收走所有的皮"]),
+        ("term-tang", ["休过河", "休芒"]),
+        ("term-huanxing", ["可以返", "接着躺"]),
+        ("no-mango-later", ["第二、三轮", "不打芒果", "揍芒只在第一轮"]),
+        ("terms", ["挖心", "吃整龙心肺", "买“定了”", "丢芒果", "上四牌", "5、1", "5、2"]),
+        ("term-waxin", ["头和尾都比对方大"]),
+        ("term-dingle", ["动不了"]),
+        ("term-diumangguo", ["桌子中间"]),
+        ("term-shangsi", ["天牌、地牌、人牌、和牌"]),
+        ("term-jiancheng", ["1、3", "5、1", "5、2"]),
+        ("term-quanmang", ["起头", "扫尾", "发人不换"]),
+    ],
+)
+def test_rules_teach_what_the_xuanjing_teaches(
+    client: Client, anchor: str, words: list[str]
+) -> None:
+    text = section(page(client, "/rules/"), anchor)
+    for word in words:
+        assert word in text, (anchor, word)
+
+
+def test_rules_table_of_contents_links_the_new_sections(client: Client) -> None:
+    html = page(client, "/rules/")
+    for anchor in ("deal", "play", "terms"):
+        assert f'href="#{anchor}"' in html

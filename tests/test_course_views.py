@@ -1,0 +1,223 @@
+"""The course with Django's test client: every lesson and exercise, stars, the map and
+the home page's next step, GET never writing, bad input (4xx, nothing recorded), htmx
+fragments and English pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from engine import quiz as q
+from tests.english import game_terms, untranslated
+from tutorial import course
+from tutorial.models_course import CourseProgress, stars_for
+
+pytestmark = pytest.mark.django_db
+SEED = 11
+
+
+def right(ex: course.Exercise, seed: int = SEED) -> dict[str, str]:
+    shown = course.question(ex, seed)
+    if shown is None:
+        return {"choice": str(ex.answer)}
+    return q.solve(shown, course.RULES)
+
+
+def wrong(ex: course.Exercise, seed: int = SEED) -> dict[str, str]:
+    shown = course.question(ex, seed)
+    if shown is None:
+        return {"choice": str((ex.answer + 1) % len(ex.options))}
+    from tests.test_quiz_views import wrong_answer
+
+    return wrong_answer(shown)
+
+
+def answer(client: Client, lesson: course.Lesson, n: int, fields: dict[str, str],
+           seed: int = SEED, **extra: Any) -> Any:
+    return client.post(f"/course/{lesson.slug}/{n}/", {"seed": str(seed), **fields}, **extra)
+
+
+def take(client: Client, lesson: course.Lesson, mistakes: int = 0) -> Any:
+    response = None
+    for ex in lesson.exercises:
+        fields = wrong(ex) if ex.n <= mistakes else right(ex)
+        response = answer(client, lesson, ex.n, fields)
+        assert response.status_code == 200, response.content.decode()[:500]
+    return response
+
+
+def test_stars() -> None:
+    assert [stars_for(r) for r in ("111", "101", "100", "000", "1111")] == [3, 2, 1, 1, 3]
+
+
+def test_course_order_starts_with_the_whole_hand() -> None:
+    slugs = [les.slug for les in course.lessons()]
+    assert slugs == ["hand", "cards", "groups", "special", "split", "betting", "squeeze",
+                     "settle", "mango"]
+    for les in course.lessons():
+        assert 3 <= len(les.exercises) <= 4
+        for ex in les.exercises:
+            for seed in range(5):  # every exercise generates, and its answer is right
+                shown = course.question(ex, seed)
+                assert course.check(ex, shown, right(ex, seed)).correct
+
+
+def test_get_never_writes(client: Client) -> None:
+    urls = ["/", "/course/"]
+    for les in course.lessons():
+        urls.append(f"/course/{les.slug}/")
+        urls += [f"/course/{les.slug}/{ex.n}/?seed={SEED}" for ex in les.exercises]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "sessionid" not in response.cookies, url
+    assert Session.objects.count() == 0
+    assert CourseProgress.objects.count() == 0
+
+
+def test_quiz_exercise_without_seed_redirects_to_a_seeded_address(client: Client) -> None:
+    response = client.get("/course/cards/1/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/course/cards/1/?seed=")
+    assert client.get("/course/hand/1/").status_code == 200  # written questions need no seed
+
+
+def test_every_page_of_the_path_ends_with_next(client: Client) -> None:
+    lessons = course.lessons()
+    html = client.get("/course/").content.decode()
+    assert 'data-course-next' in html and f'href="/course/{lessons[0].slug}/"' in html
+    for les in lessons:
+        html = client.get(f"/course/{les.slug}/").content.decode()
+        assert f'href="/course/{les.slug}/1/" data-course-next' in html
+        for href, _label in les.read:  # the lesson's reading links all work
+            assert client.get(href).status_code == 200, href
+
+
+def test_whole_course_three_stars_and_the_map(client: Client) -> None:
+    lessons = course.lessons()
+    for i, les in enumerate(lessons):
+        response = take(client, les)
+        html = response.content.decode()
+        assert "这一课学完了" in html and "全对，三颗星！" in html
+        nxt = f"/course/{lessons[i + 1].slug}/" if i + 1 < len(lessons) else "/table/"
+        assert f'href="{nxt}" data-course-next' in html
+        home = client.get("/").content.decode()
+        if i + 1 < len(lessons):
+            assert f'<a class="path__link" href="{nxt}" aria-current="step">' in home
+    assert all(p.stars == 3 and p.done for p in CourseProgress.objects.all())
+    html = client.get("/course/").content.decode()
+    assert html.count("3 颗星（满分 3 颗）") == len(lessons)
+    assert 'aria-current="step"' not in html
+    assert 'href="/table/" data-course-next' in html
+
+
+def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
+    les = course.lessons()[1]
+    html = take(client, les, mistakes=1).content.decode()
+    assert "2 颗星（满分 3 颗）" in html and "再做一遍" in html
+    take(client, les, mistakes=3)
+    row = CourseProgress.objects.get()
+    assert (row.stars, row.run) == (2, "000")
+    take(client, les)
+    assert CourseProgress.objects.get().stars == 3
+    map_html = client.get("/course/").content.decode()
+    assert "3 颗星（满分 3 颗）" in map_html
+    # The next step is the first lesson not done: the whole hand.
+    assert '<a class="path__link" href="/course/hand/" aria-current="step">' in map_html
+
+
+def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:
+    les = course.lesson("betting")
+    assert les is not None
+    html = answer(client, les, 1, wrong(les.exercises[0])).content.decode()
+    assert "答错了。" in html and "答案：" in html and les.exercises[0].why in html
+    assert "course-dots__dot--wrong" in html
+    html = answer(client, les, 2, right(les.exercises[1])).content.decode()
+    assert "答对了！" in html and 'href="/course/betting/3/" ' in html
+
+
+def test_bad_input_is_refused_and_records_nothing(client: Client) -> None:
+    hand = course.lesson("hand")
+    cards = course.lesson("cards")
+    assert hand is not None and cards is not None
+    cases = [
+        ("/course/hand/1/", {}, 400),  # nothing chosen
+        ("/course/hand/1/", {"choice": "7"}, 400),  # not an option
+        ("/course/hand/1/", {"choice": "x"}, 400),
+        ("/course/cards/1/", {"seed": "abc", "pos_0": "1"}, 400),
+        ("/course/cards/1/", {"seed": "99999999999999"}, 400),
+        ("/course/cards/1/", {"seed": "5", "pos_0": "9"}, 400),
+        ("/course/hand/2/", right(hand.exercises[1]), 409),  # out of order, no session yet
+    ]
+    for url, data, status in cases:
+        response = client.post(url, data)
+        assert response.status_code == status, (url, data, response.status_code)
+        assert "答对了" not in response.content.decode()
+    assert client.get("/course/nope/").status_code == 404
+    assert client.get("/course/hand/0/").status_code == 404
+    assert client.get("/course/hand/9/").status_code == 404
+    assert client.post("/course/hand/9/", {"choice": "0"}).status_code == 404
+    assert client.get("/course/cards/1/?seed=-3").status_code == 400
+    assert client.put("/course/hand/1/").status_code == 405
+    assert Session.objects.count() == 0
+    assert CourseProgress.objects.count() == 0
+
+
+def test_replays_and_skips_change_nothing(client: Client) -> None:
+    les = course.lesson("hand")
+    assert les is not None
+    assert answer(client, les, 1, right(les.exercises[0])).status_code == 200
+    before = list(CourseProgress.objects.values())
+    assert answer(client, les, 3, right(les.exercises[2])).status_code == 409  # skips 2
+    assert answer(client, les, 2, {"choice": "9"}).status_code == 400
+    assert list(CourseProgress.objects.values()) == before
+    assert answer(client, les, 2, right(les.exercises[1])).status_code == 200
+    assert answer(client, les, 2, wrong(les.exercises[1])).status_code == 409  # replay
+    assert CourseProgress.objects.get().run == "11"
+
+
+def test_htmx_gets_the_fragment(client: Client) -> None:
+    les = course.lesson("groups")
+    assert les is not None
+    response = answer(client, les, 1, right(les.exercises[0]), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="quiz-area"') and "<html" not in html
+    response = client.get(f"/course/groups/2/?seed={SEED}", HTTP_HX_REQUEST="true")
+    assert response.content.decode().lstrip().startswith('<div id="quiz-area"')
+    bad = answer(client, les, 2, {"choice": "zzz"}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400 and "<html" not in bad.content.decode()
+
+
+def test_home_map_for_a_new_visitor_and_after_a_lesson(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert 'class="path course-map"' in html
+    assert '<a class="path__link" href="/course/hand/" aria-current="step">' in html
+    assert 'href="/course/hand/" data-course-next' in html
+    take(client, course.lessons()[0], mistakes=1)
+    html = client.get("/").content.decode()
+    assert "2 颗星（满分 3 颗）" in html
+    assert '<a class="path__link" href="/course/cards/" aria-current="step">' in html
+    assert "接着学" in html
+    # Another visitor still gets the fresh (cached) page.
+    assert "接着学" not in Client().get("/").content.decode()
+
+
+def test_english_pages(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    terms = game_terms()
+    pages = ["/", "/course/"]
+    for les in course.lessons():
+        pages.append(f"/course/{les.slug}/")
+        pages += [f"/course/{les.slug}/{ex.n}/?seed={SEED}" for ex in les.exercises]
+    for url in pages:
+        html = client.get(url).content.decode()
+        assert untranslated(html, terms) == [], url
+    for les in course.lessons():
+        for ex in les.exercises:
+            html = answer(client, les, ex.n, wrong(ex) if ex.n == 1 else right(ex)).content.decode()
+            assert untranslated(html, terms) == [], (les.slug, ex.n)
+    assert "Next step" in html and "lesson done" in html.lower()

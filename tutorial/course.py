@@ -1,0 +1,150 @@
+"""The course (/course/): lessons as data, their exercises, and a visitor's map.
+
+Lessons live in ``tutorial/content/course.json`` (Chinese source sentences; English in
+``locale/course`` with ``msgctxt "course"``).  An exercise is either a question of one of
+the quiz generators (:mod:`engine.quiz`: kind, level and optionally review items to
+focus on, picked by the seed) or a multiple choice written in the content file.  Both
+are pure functions of (lesson, exercise, seed), so a question is never stored: the form
+carries the seed and the server regenerates the question to check the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext
+
+from engine import quiz as q
+from engine.rules import Rules, get_rules
+from tutorial.models_course import CourseProgress
+
+CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
+RULES: Rules = get_rules("xuanjing")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def text(message: str) -> SafeString:
+    """A content sentence, translated and escaped; on English pages the Chinese words left
+    in it (card and group names, game terms) are marked ``lang="zh-Hans"``."""
+    escaped = conditional_escape(pgettext("course", message))
+    if (get_language() or "").startswith("en"):
+        return mark_safe(_CJK.sub(r'<span lang="zh-Hans">\g<0></span>', escaped))
+    return escaped
+
+
+@dataclass(frozen=True)
+class Exercise:
+    n: int  # 1-based, within its lesson
+    quiz: str | None  # an engine.quiz kind, or None for a written multiple choice
+    level: int = 1
+    focus: tuple[str, ...] = ()
+    prompt: str = ""
+    options: tuple[str, ...] = ()
+    answer: int = 0
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int  # 1-based, in course order
+    slug: str
+    title: str
+    summary: str
+    body: tuple[str, ...]
+    read: tuple[tuple[str, str], ...]  # (href, label)
+    exercises: tuple[Exercise, ...]
+
+
+@dataclass(frozen=True)
+class ChoiceVerdict:
+    correct: bool
+    given: int
+    exercise: Exercise
+
+
+def _exercise(n: int, raw: dict[str, Any]) -> Exercise:
+    if "quiz" in raw:
+        return Exercise(n, raw["quiz"], raw["level"], tuple(raw.get("focus", ())))
+    return Exercise(n, None, prompt=raw["choice"], options=tuple(raw["options"]),
+                    answer=raw["answer"], why=raw["why"])
+
+
+@cache
+def lessons() -> tuple[Lesson, ...]:
+    data = json.loads(CONTENT.read_text("utf-8"))
+    return tuple(
+        Lesson(i, raw["slug"], raw["title"], raw["summary"], tuple(raw["body"]),
+               tuple((r["href"], r["label"]) for r in raw["read"]),
+               tuple(_exercise(n, e) for n, e in enumerate(raw["exercises"], 1)))
+        for i, raw in enumerate(data["lessons"], 1)
+    )
+
+
+def lesson(slug: str) -> Lesson | None:
+    return next((les for les in lessons() if les.slug == slug), None)
+
+
+def following(current: Lesson) -> Lesson | None:
+    """The lesson after ``current`` (None after the last)."""
+    all_lessons = lessons()
+    return all_lessons[current.number] if current.number < len(all_lessons) else None
+
+
+def question(exercise: Exercise, seed: int) -> q.Question | None:
+    """The quiz question of this exercise for this seed (None for a written multiple
+    choice, which needs no seed); raise :class:`engine.quiz.QuizError`."""
+    if exercise.quiz is None:
+        return None
+    focus = exercise.focus[seed % len(exercise.focus)] if exercise.focus else None
+    return q.generate(exercise.quiz, seed, exercise.level, RULES, focus)
+
+
+def check(exercise: Exercise, shown: q.Question | None, answer: Mapping[str, str]
+          ) -> q.Verdict | ChoiceVerdict:
+    """Check raw form fields; raise :class:`engine.quiz.QuizError` for bad input."""
+    if shown is None:
+        raw = answer.get("choice", "").strip()
+        if not raw:
+            raise q.QuizError("missing", "no choice")
+        if not raw.isdecimal() or int(raw) >= len(exercise.options):
+            raise q.QuizError("invalid", f"{raw!r} is not one of the options")
+        return ChoiceVerdict(int(raw) == exercise.answer, int(raw), exercise)
+    return q.check(shown, answer, RULES)
+
+
+# --------------------------------------------------------------------------- the map
+
+
+@dataclass(frozen=True)
+class Step:
+    lesson: Lesson
+    stars: int  # best stars, 0 when not done
+    done: bool
+    is_next: bool
+
+
+def progress_of(session_key: str | None) -> dict[str, CourseProgress]:
+    if not session_key:
+        return {}
+    return {p.lesson: p for p in CourseProgress.objects.filter(session_key=session_key)}
+
+
+def course_map(progress: Mapping[str, CourseProgress]) -> tuple[list[Step], Lesson | None]:
+    """Every lesson with its stars, and the next one to take (the first not done; None
+    when all are done)."""
+    nxt = next((les for les in lessons()
+                if not (les.slug in progress and progress[les.slug].done)), None)
+    steps = [
+        Step(les, progress[les.slug].stars if les.slug in progress else 0,
+             les.slug in progress and progress[les.slug].done, les is nxt)
+        for les in lessons()
+    ]
+    return steps, nxt
