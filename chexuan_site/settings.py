@@ -111,6 +111,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions exist only once a visitor does something (answers a quiz question, opens a table,
+# starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
+# the visitor's to a year.  serve_prod.sh runs clearsessions at each start.
+SESSION_COOKIE_AGE = 14 * 24 * 3600
 
 # Internationalisation: interface strings are written in Chinese (the msgids) and
 # translated to English in per-feature catalogs locale/<feature>/en/LC_MESSAGES/django.po.

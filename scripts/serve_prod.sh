@@ -37,6 +37,7 @@ bind="${BIND:-127.0.0.1:${PORT:-8000}}"
 "$PY" manage.py collectstatic --noinput --verbosity 0
 "$PY" manage.py migrate --noinput --verbosity 1
 unset DATABASE_CREATE  # the server itself never creates an empty SQLite database
+"$PY" manage.py clearsessions
 
 echo "serve_prod: gunicorn on http://$bind with $workers worker(s)" >&2
 exec "$GUNICORN" chexuan_site.wsgi:application \

@@ -13,7 +13,9 @@ from tests.conftest import ARTIFACTS
 pytestmark = pytest.mark.browser
 
 SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"),
-            ("/rules/", "variants")]
+            ("/rules/", "variants"), ("/rules/app/", "differences"), ("/rules/app/", "app-words"),
+            ("/rules/compare/", "order"), ("/rules/compare/", "equal"),
+            ("/rules/compare/", "diwang")]
 
 
 def test_new_sections_on_phone_and_desktop(

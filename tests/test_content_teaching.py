@@ -241,3 +241,94 @@ def test_rules_table_of_contents_links_the_new_sections(client: Client) -> None:
     html = page(client, "/rules/")
     for anchor in ("deal", "play", "terms"):
         assert f'href="#{anchor}"' in html
+
+
+# ------------------------------------------------------------------ /rules/app/
+
+
+def test_app_rules_page_labels_002_and_003_apart(client: Client) -> None:
+    html = page(client, "/rules/app/")
+    head = html.split('id="differences"')[1].split("</thead>")[0]
+    assert "app 规则页（002）" in head and "游戏介绍页（003）" in head
+    rows = {
+        anchor: section(html, anchor)
+        for anchor in ("app-face-up", "app-first-speaker", "app-raise", "app-zhoumang",
+                       "app-mango-end", "app-sanhua", "app-settle-order", "app-seats")
+    }
+    assert rows["app-face-up"].count("两张都翻开发") == 2
+    assert "从庄家开始" in rows["app-first-speaker"]
+    assert "从庄家的下一家开始" in rows["app-first-speaker"]
+    assert "不低于 10" in rows["app-raise"] and rows["app-raise"].count("没说下限") == 2
+    assert "皱芒" in rows["app-zhoumang"]
+    assert "平分" in rows["app-mango-end"] and "圈芒" in rows["app-mango-end"]
+    assert "三花摊牌" in rows["app-sanhua"] and "没有三花" in rows["app-sanhua"]
+    assert "尾大吃皮" in rows["app-settle-order"]
+    assert "两到六人" in rows["app-seats"]
+    # escalating 芒果 as multiples of the 底皮, from the engine
+    assert "第一次皱芒 2 倍、休芒 5 倍，第二次 5 倍，第三次起 10 倍" in text_of(html)
+
+
+@pytest.mark.parametrize(
+    ("word", "site"),
+    [("zhuangjia", "挡家"), ("dipi", "皮"), ("bobo", "钵钵"), ("da", "返"), ("gen", "瞧"),
+     ("diu", "甩"), ("fahua", "表态"), ("zhoumang", "揍芒"), ("tanpai", "亮三花")],
+)
+def test_app_words_map_to_the_sites_words(client: Client, word: str, site: str) -> None:
+    row = section(page(client, "/rules/app/"), f"word-{word}")
+    assert site in row
+
+
+def test_app_word_links_resolve(client: Client) -> None:
+    html = page(client, "/rules/app/")
+    table = html.split('id="app-words"')[1]
+    for href in set(re.findall(r'href="(/[^"#]*)(?:#([^"]*))?"', table)):
+        path, anchor = href
+        target = page(client, path)
+        if anchor:
+            assert f'id="{anchor}"' in target, (path, anchor)
+
+
+def test_rules_links_the_app_page(client: Client) -> None:
+    assert 'href="/rules/app/"' in page(client, "/rules/").split('id="variants"')[1]
+
+
+# ------------------------------------------------------------------ /rules/compare/
+
+
+def test_compare_page_states_every_step(client: Client) -> None:
+    html = page(client, "/rules/compare/")
+    for anchor, words in (
+        ("order", ["丁二皇", "对子", "天九王", "天杠", "地杠", "点子", "皱"]),
+        ("pairs", ["天", "地", "人", "和", "中三", "下腰", "下四滥", "一样大"]),
+        ("points", ["个位", "最小的九点也比最大的八点大"]),
+        ("equal", ["较大的那一张", "等级也一样", "天官九大过地官九"]),
+        ("zhou", ["所有的皱都一样大"]),
+        ("diwang", ["地王", "002"]),
+    ):
+        text = section(html, anchor)
+        for word in words:
+            assert word in text, (anchor, word)
+
+
+def test_compare_examples_are_computed_by_the_engine(client: Client) -> None:
+    html = page(client, "/rules/compare/")
+    equal = html.split('id="equal"')[1].split("</section>")[0]
+    assert re.findall(r'data-cmp="([^"]+)"', equal) == ["&gt;", "&gt;", "="]
+    diwang = html.split('id="diwang"')[1].split("</section>")[0]
+    assert re.findall(r'data-cmp="([^"]+)"', diwang) == ["&lt;", "&gt;"]  # 旋经, then app
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/rules/", "/pairs/", "/pairs/RQ-R7/", "/walkthroughs/xj-compare/2/",
+     "/walkthroughs/xj-2p-1/5/"],
+)
+def test_comparisons_link_the_compare_page(client: Client, url: str) -> None:
+    assert 'href="/rules/compare/' in page(client, url)
+
+
+def test_quiz_feedback_links_the_compare_page(client: Client) -> None:
+    html = page(client, "/quiz/bigger/?seed=5&level=1")
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)  # type: ignore[union-attr]
+    answer = client.post("/quiz/bigger/", {"token": token, "choice": "a", "seed": 5, "level": 1})
+    assert 'href="/rules/compare/' in answer.content.decode()

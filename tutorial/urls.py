@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, glossary, home, reference, splits
+from tutorial.views import calc, glossary, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -22,6 +22,9 @@ urlpatterns = [
     path("pairs/", reference.pairs, name="pairs"),
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
+    path("rules/app/", reference.rules_app_page, name="rules_app"),
+    path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
+    path("squeeze/", squeeze.squeeze_page, name="squeeze"),
     path("glossary/", glossary.glossary_page, name="glossary"),
 ]

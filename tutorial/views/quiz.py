@@ -3,10 +3,12 @@
 Quiz kinds are data: :data:`QUIZ_PAGES` adds the words and templates of the site to
 the engine's registry (:data:`engine.quiz.QUIZZES`: generator and checker).
 
-A question is issued as a server-side :class:`~tutorial.models_quiz.QuizQuestion`
-(session, kind, seed, level, issue time); the form carries only a signed token with
-its id.  Answering marks the record answered, once: a replayed, tampered or foreign
-token is refused with a 4xx and a message, and nothing changes.
+GET and HEAD never write: a question is a signed, self-contained token (kind, seed,
+level, review focus, issue time) and the page creates no session and no row.  The first
+answer creates the visitor's session (kept a year) and a
+:class:`~tutorial.models_quiz.QuizQuestion` row; a tampered token is refused with a 400
+and nothing changes.  The same question (kind, seed, level, focus) answered again within
+:data:`REPEAT_WINDOW` shows its verdict but does not count again.
 
 The same view answers full-page POSTs (no JavaScript) and htmx POSTs (the
 ``#quiz-area`` fragment of the same template).
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -29,6 +31,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext_lazy
 
 from engine import quiz as q
 from engine.advisor import AdvisorError
@@ -45,8 +48,9 @@ from tutorial.models_quiz import (
 )
 
 RULES: Rules = get_rules("xuanjing")
-SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last visit
-TOKEN_SALT = "tutorial.quiz.question"
+SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last answer
+TOKEN_SALT = "tutorial.quiz.question.v2"  # v1 tokens held a row id
+REPEAT_WINDOW = timedelta(days=1)
 
 
 def now() -> datetime:
@@ -74,6 +78,11 @@ class QuizPage:
     @property
     def feedback_template(self) -> str:
         return f"quiz/kinds/{'order' if self.slug == 'koujue' else self.slug}_a.html"
+
+
+def _sq(message: str) -> Promise:
+    """The squeeze quiz's words live in locale/squeeze (msgctxt "squeeze")."""
+    return pgettext_lazy("squeeze", message)
 
 
 QUIZ_PAGES: dict[str, QuizPage] = {
@@ -119,6 +128,12 @@ QUIZ_PAGES: dict[str, QuizPage] = {
             (_lazy("七个级别"), _lazy("五张牌，不同级别"), _lazy("六张牌，有同级的")),
             timedelta(seconds=20),
         ),
+        QuizPage(
+            "squeeze", _sq("串牌"), _sq("串到这里，这张牌是什么？"),
+            _sq("第四张牌串开了一部分，像在牌桌上一样：说出是哪张，或者还可能是哪几张。"),
+            (_sq("说出是哪张"), _sq("还可能是哪几张"), _sq("组合串：两种串法接着用")),
+            timedelta(seconds=10),
+        ),
     )
 }
 
@@ -141,17 +156,19 @@ def _quiz_error_message(code: str) -> str:
 
 
 def _session_key(request: HttpRequest) -> str:
-    """The visitor's session key (created on the first visit), kept for a year."""
-    if request.session.get_expiry_age() < SESSION_AGE - 24 * 3600 or not request.session.get(
-        "quiz"
-    ):
-        request.session["quiz"] = True
-        request.session.set_expiry(SESSION_AGE)
+    """The visitor's session key for an answer: created if needed, kept a year from now."""
+    request.session["quiz"] = True
+    request.session.set_expiry(SESSION_AGE)
     if request.session.session_key is None:
         request.session.save()
     key = request.session.session_key
     assert key is not None
     return key
+
+
+def _reader_key(request: HttpRequest) -> str:
+    """The visitor's session key for reading, "" without one (a GET never creates it)."""
+    return request.session.session_key or ""
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -177,15 +194,40 @@ def _random_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-def _issue(request: HttpRequest, slug: str, seed: int, level: int, focus: str | None,
+@dataclass(frozen=True)
+class Issued:
+    """What a question token says: the question and when it was shown."""
+
+    kind: str
+    seed: int
+    level: int
+    focus: str  # the review item, "" for a drill question
+    from_review: bool
+    issued_at: datetime
+
+    def question(self) -> q.Question:
+        return q.generate(self.kind, self.seed, self.level, RULES, self.focus or None)
+
+    def token(self) -> str:
+        return signing.dumps({"k": self.kind, "s": self.seed, "l": self.level, "f": self.focus,
+                              "r": self.from_review, "t": round(self.issued_at.timestamp(), 3)},
+                             salt=TOKEN_SALT)
+
+    @classmethod
+    def from_token(cls, raw: str) -> Issued:
+        """The token's contents; ``signing.BadSignature`` or ValueError if not ours."""
+        data = signing.loads(raw, salt=TOKEN_SALT)
+        try:
+            return cls(str(data["k"]), int(data["s"]), int(data["l"]), str(data["f"]),
+                       bool(data["r"]), datetime.fromtimestamp(float(data["t"]), UTC))
+        except (KeyError, TypeError, OverflowError) as e:
+            raise ValueError("not a question token") from e
+
+
+def _issue(slug: str, seed: int, level: int, focus: str | None,
            from_review: bool) -> tuple[q.Question, str]:
-    question = q.generate(slug, seed, level, RULES, focus)
-    record = QuizQuestion.objects.create(
-        session_key=_session_key(request), kind=slug, seed=seed, level=level,
-        focus=focus or "", from_review=from_review, issued_at=now(),
-    )
-    token = signing.dumps({"q": record.pk, "k": slug}, salt=TOKEN_SALT)
-    return question, token
+    issued = Issued(slug, seed, level, focus or "", from_review, now())
+    return issued.question(), issued.token()
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -243,7 +285,7 @@ def quiz(request: HttpRequest, slug: str) -> HttpResponse:
             raise q.QuizError("level", "bad level")
         if seed is None:  # give every question a shareable address
             return HttpResponseRedirect(_quiz_url(slug, _random_seed(), level))
-        question, token = _issue(request, slug, seed, level, None, False)
+        question, token = _issue(slug, seed, level, None, False)
     except q.QuizError as e:
         if e.code == "seed" and request.GET.get("level", "1").strip() not in ("1", "2", "3"):
             e = q.QuizError("level", e.detail)
@@ -256,38 +298,52 @@ def quiz(request: HttpRequest, slug: str) -> HttpResponse:
     return _render(request, context)
 
 
-def _load_record(request: HttpRequest, page: QuizPage) -> QuizQuestion | HttpResponse:
-    raw = request.POST.get("token", "")
+def _load_token(request: HttpRequest, page: QuizPage) -> Issued | HttpResponse:
     try:
-        data = signing.loads(raw, salt=TOKEN_SALT)
-        pk, kind = int(data["q"]), str(data["k"])
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        issued = Issued.from_token(request.POST.get("token", ""))
+        question = issued.question()
+    except (signing.BadSignature, ValueError, q.QuizError):
         return _problem(request, page, 400,
                         _("这道题的凭证无效或被改过，答案没有记录。请换一道新题。"))
-    if kind != page.slug:
+    if issued.kind != page.slug or question.kind != page.slug:
         return _problem(request, page, 400, _("这道题不属于这个练习，答案没有记录。"))
-    record = QuizQuestion.objects.filter(pk=pk).first()
-    if record is None or record.session_key != request.session.session_key:
-        return _problem(request, page, 403,
-                        _("这道题不是发给你的（或者已经过期），答案没有记录。请换一道新题。"))
-    if record.answered_at is not None:
-        return _problem(request, page, 409,
-                        _("这道题已经答过了，同一道题只算一次。请换一道新题。"))
-    return record
+    return issued
+
+
+def _count(key: str, issued: Issued, verdict: q.Verdict, page: QuizPage, moment: datetime
+           ) -> tuple[QuizProgress, list[ReviewCard]] | None:
+    """Record one answer, unless this visitor answered the same question within
+    REPEAT_WINDOW (then None).  Locking the visitor's progress row for the kind
+    serialises two racing answers, so only one counts."""
+    with transaction.atomic():
+        QuizProgress.objects.select_for_update().get_or_create(session_key=key, kind=issued.kind)
+        if QuizQuestion.objects.filter(
+            session_key=key, kind=issued.kind, seed=issued.seed, level=issued.level,
+            focus=issued.focus, answered_at__gt=moment - REPEAT_WINDOW,
+        ).exists():
+            return None
+        QuizQuestion.objects.create(
+            session_key=key, kind=issued.kind, seed=issued.seed, level=issued.level,
+            focus=issued.focus, from_review=issued.from_review, issued_at=issued.issued_at,
+            answered_at=moment, correct=verdict.correct,
+        )
+        progress = record_progress(key, issued.kind, verdict.correct, moment)
+        rated = rate_items(key, verdict.items, now=moment, elapsed=moment - issued.issued_at,
+                           fast=page.fast, from_review=issued.from_review)
+    return progress, rated
 
 
 def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
-    loaded = _load_record(request, page)
+    loaded = _load_token(request, page)
     if isinstance(loaded, HttpResponse):
         return loaded
-    record = loaded
-    focus = record.focus or None
-    question = q.generate(record.kind, record.seed, record.level, RULES, focus)
+    issued = loaded
+    question = issued.question()
     answer = {key: request.POST.get(key, "") for key in request.POST if key != "token"}
-    context = _base_context(request, page, record.level)
-    context.update(seed=record.seed, from_review=record.from_review,
+    context = _base_context(request, page, issued.level)
+    context.update(seed=issued.seed, from_review=issued.from_review,
                    share_url=request.build_absolute_uri(
-                       _quiz_url(page.slug, record.seed, record.level)))
+                       _quiz_url(page.slug, issued.seed, issued.level)))
     try:
         verdict = q.check(question, answer, RULES)
     except q.QuizError as e:
@@ -295,19 +351,15 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
                        problem=_quiz_error_message(e.code))
         return _render(request, context, status=400)
     moment = now()
-    key = record.session_key
-    with transaction.atomic():
-        # Conditional update: of two racing answers to one question, only one counts.
-        claimed = QuizQuestion.objects.filter(pk=record.pk, answered_at__isnull=True).update(
-            answered_at=moment, correct=verdict.correct
-        )
-        if not claimed:
-            return _problem(request, page, 409,
-                            _("这道题已经答过了，同一道题只算一次。请换一道新题。"))
-        progress = record_progress(key, page.slug, verdict.correct, moment)
-        rated = rate_items(key, verdict.items, now=moment, elapsed=moment - record.issued_at,
-                           fast=page.fast, from_review=record.from_review)
-    if record.from_review:
+    key = _session_key(request)
+    counted = _count(key, issued, verdict, page, moment)
+    if counted is None:
+        progress = QuizProgress.objects.filter(session_key=key, kind=page.slug).first()
+        rated: list[ReviewCard] = []
+        context["repeat"] = True
+    else:
+        progress, rated = counted
+    if issued.from_review:
         context["next_url"] = reverse("quiz:review")
     context.update(question=question, verdict=verdict, progress=progress, rated=rated,
                    due=due_counts(key, moment), answer=answer)
@@ -317,7 +369,7 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    key = _session_key(request)
+    key = _reader_key(request)
     progress = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
     kinds = [
         {"page": page, "progress": progress.get(slug),
@@ -331,7 +383,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
-    key = _session_key(request)
+    key = _reader_key(request)
     moment = now()
     card = next_due_card(key, moment)
     due = due_counts(key, moment)
@@ -342,7 +394,7 @@ def review(request: HttpRequest) -> HttpResponse:
     slug, level = q.review_items_for(card.item)
     page = QUIZ_PAGES[slug]
     try:
-        question, token = _issue(request, slug, _random_seed(), level, card.item, True)
+        question, token = _issue(slug, _random_seed(), level, card.item, True)
     except q.QuizError:  # a card from an older version of the site: drop it
         card.delete()
         return HttpResponseRedirect(reverse("quiz:review"))
@@ -353,7 +405,7 @@ def review(request: HttpRequest) -> HttpResponse:
 
 
 def progress(request: HttpRequest) -> HttpResponse:
-    key = _session_key(request)
+    key = _reader_key(request)
     moment = now()
     rows = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
     table = [{"page": page, "progress": rows.get(slug)} for slug, page in QUIZ_PAGES.items()]

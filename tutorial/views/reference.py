@@ -517,6 +517,7 @@ def pair_detail(request: HttpRequest, code: str) -> HttpResponse:
         "stronger": linked(catalogue.stronger_neighbours(entry)),
         "weaker": linked(catalogue.weaker_neighbours(entry)),
         "explanation": _explanation(catalogue, entry),
+        "compare_anchor": "#" + COMPARE_ANCHORS[entry.category],
         "chain": _chain(catalogue, entry) if entry.category is Category.POINTS else [],
         "shows_points": entry.category in (Category.POINTS, Category.ZHOU),
         "catalogue_url": _catalogue_url(rules_name) + f"#tier-{entry.tier}",
@@ -651,3 +652,147 @@ def _rules_facts() -> dict[str, Any]:
 @visitor_independent
 def rules_page(request: HttpRequest) -> HttpResponse:
     return render(request, "reference/rules.html", _rules_facts())
+
+
+# ---------------------------------------------------------------- /rules/compare/
+
+COMPARE_ANCHORS: dict[Category, str] = {
+    Category.DINGERHUANG: "order",
+    Category.PAIR: "pairs",
+    Category.TIANJIUWANG: "order",
+    Category.DIWANG: "diwang",
+    Category.TIANGANG: "gang",
+    Category.DIGANG: "gang",
+    Category.POINTS: "equal",
+    Category.ZHOU: "zhou",
+}
+
+# The worked comparisons of /rules/compare/, by section (the 旋经's own three examples
+# are in "equal").  Each pair is compared by the engine when the page renders.
+COMPARE_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "order": (("R3 JK", "RQ RQ"), ("B5 B5", "RQ B9"), ("RQ B9", "RQ R8"), ("RQ R8", "R2 R8"),
+              ("R2 B8", "RQ R7")),
+    "pairs": (("RQ RQ", "R2 R2"), ("B10 B10", "B4 B4"), ("BJ BJ", "B9 B9")),
+    "gang": (("RQ R8", "RQ B8"), ("R2 R8", "R2 B8")),
+    "points": (("BJ B8", "RQ B6"), ("R2 B5", "B8 B9")),
+    "equal": (("RQ R7", "R2 R7"), ("R8 BJ", "BJ B8"), ("B10 B9", "B4 B5")),
+    "zhou": (("R4 B6", "B10 R10"), ("R3 B7", "BJ B9")),
+}
+
+
+def _compared(a: Group, b: Group, rules_name: str) -> dict[str, Any]:
+    rules, catalogue = PRESETS[rules_name], catalogue_for(rules_name)
+
+    def side(g: Group) -> dict[str, Any]:
+        return {"kinds": g.kinds, "name": g.display_name(), "gloss": gloss(g.display_name()),
+                "position": catalogue.by_code[g.code].position,
+                "url": _pair_url(g.code, rules_name)}
+
+    return {"a": side(a), "b": side(b), "cmp": _cmp(a.rank(rules), b.rank(rules))}
+
+
+@visitor_independent
+def rules_compare_page(request: HttpRequest) -> HttpResponse:
+    """How two groups compare, in full: the one place every comparison links to."""
+    examples = {
+        key: [_compared(Group.parse(a), Group.parse(b), "xuanjing") for a, b in pairs]
+        for key, pairs in COMPARE_EXAMPLES.items()
+    }
+    diwang, tiangang = Group.parse("R2 B9"), Group.parse("RQ R8")
+    context = {
+        "examples": examples,
+        "diwang": {name: _compared(diwang, tiangang, name) for name in ("xuanjing", "app")},
+        "classes": [
+            {"label": CLASS_LABELS[cls] if cls is not SingleClass.ZA else _("下四滥和杂牌"),
+             "names": "、".join(k.name_zh for k in KINDS if k.single_class is cls)}
+            for cls in sorted(SingleClass, reverse=True)
+        ],
+        "total": len(catalogue_for("xuanjing").entries),
+    }
+    return render(request, "reference/compare.html", context)
+
+
+# ---------------------------------------------------------------- /rules/app/
+
+
+@dataclass(frozen=True)
+class AppWord:
+    """One word of the app texts (002, 003) and the site's word for it."""
+
+    anchor: str
+    app: str
+    sources: str
+    site: str
+    url: str
+    note: Promise | str = ""
+
+
+def _app_words() -> list[AppWord]:
+    rules, pairs = reverse("rules"), reverse("pairs")
+    return [
+        AppWord("zhuangjia", "庄家（莊家）", "002、003", "挡家", f"{rules}#term-dangjia",
+                _("app 从庄家开始发牌，002 也从庄家开始说话，所以庄家最像本站的挡家（第一个"
+                  "拿牌的人）；面对面打时另有一位发人。这是我们的理解，资料没有明说。")),
+        AppWord("dipi", "底皮 · 皮", "002、003", "皮", f"{rules}#table",
+                _("每人开局先押的一份。")),
+        AppWord("bobo", "簸簸 · 簸簸数", "002、003", "钵钵", f"{rules}#table",
+                _("一局里最多能投入、也最多会输的数，就是钵钵；app 写作“簸簸”。")),
+        AppWord("da", "大", "002、003", "返 · 发招", f"{rules}#term-fan",
+                _("在跟平的基础上再多下。本轮还没人下时，“大”就是本站的发招。"
+                  "app 没说最少要大多少。")),
+        AppWord("gen", "跟", "002、003", "瞧（买）", f"{rules}#term-qiao"),
+        AppWord("qiao", "敲", "002、003", "敲", f"{rules}#term-qiao-bobo",
+                _("一样：把簸簸里的全押上，以后不再下注。")),
+        AppWord("xiu", "休", "002、003", "休", f"{rules}#term-xiu",
+                _("一样：先不下，让下家说话；有人下了注就不能再休。")),
+        AppWord("diu", "丢（丟）", "002、003", "甩", f"{rules}#term-shuai"),
+        AppWord("fahua", "发话（發話）", "002、003", "表态", f"{rules}#term-biaotai",
+                _("轮到谁，谁发话。")),
+        AppWord("fenpai", "分牌", "002、003", "扯牌", f"{rules}#split",
+                _("把四张牌分成头和尾两组。")),
+        AppWord("toupai", "头牌 · 尾牌", "002、003", "头 · 尾", f"{rules}#split",
+                _("大的一组是头，小的一组是尾，和本站一样（《旋经》叫法相反）。")),
+        AppWord("bipai", "比牌", "002", "扯", f"{rules}#term-che"),
+        AppWord("shengli", "胜利 · 平局 · 失败", "002", "吃 · 走 · 死", f"{rules}#split"),
+        AppWord("ping", "赢 · 平（打和） · 输", "003", "吃 · 走 · 死", f"{rules}#split"),
+        AppWord("zhoumang", "皱芒", "002", "揍芒", f"{rules}#term-zoumang",
+                _("同一种情况（第一轮一注把人全吓跑），叫法不同，交的数也不同。")),
+        AppWord("mangguochi", "芒果分 · 芒果池", "002", "芒果", f"{rules}#mango",
+                _("锅里攒着的芒果。")),
+        AppWord("tanpai", "三花摊牌", "002", "亮三花", f"{rules}#split"),
+        AppWord("sanpai", "散牌", "002、003", "点子", reverse("rules_compare") + "#points",
+                _("不是特殊牌型的一组，按点数比。")),
+        AppWord("dinghuang", "丁皇", "003", "丁二皇", reverse("pair_detail", args=["R3-JK"])),
+        AppWord("tianwang", "天王 · 奶狗", "002 · 003", "天九王",
+                reverse("pair_detail", args=["RQ-B9"])),
+        AppWord("hutou", "虎头", "002、003", "斧头", reverse("cards") + "#kind-BJ",
+                _("黑J。")),
+        AppWord("duizi", "天牌、地牌……黑五（一组）", "002、003", "天牌一对 …… 小5一对",
+                f"{pairs}#tier-pair", _("大小表里单张的名字指的是一对。")),
+        AppWord("jinbi", "金币 · 银子 · 积分", "003", "分", "",
+                _("网上游戏里的筹码和积分；面对面打就是桌上的分。")),
+    ]
+
+
+@visitor_independent
+def rules_app_page(request: HttpRequest) -> HttpResponse:
+    """How the two app texts (002, 003) differ from the 旋经, and their words."""
+    xj = PRESETS["xuanjing"]
+    escalating = xj.with_options(mango="escalating")
+    pi = xj.stakes.pi
+
+    def factor(kind: Mango, nth: int) -> int:
+        return mango_amount(escalating, kind, nth) // pi
+
+    context = {
+        "xj": xj,
+        "app": get_rules("app"),
+        "mango": {
+            "zou1": factor(Mango.ZOU, 1),
+            "xiu1": factor(Mango.XIU, 1),
+            "second": factor(Mango.XIU, 2),
+            "third": factor(Mango.XIU, 3),
+        },
+        "words": _app_words(),
+    }
+    return render(request, "reference/rules_app.html", context)

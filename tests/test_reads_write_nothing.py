@@ -1,0 +1,50 @@
+"""GET and HEAD never write: cookie-less visitors reading quiz pages (and every other
+page) create no session and no row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.apps import apps
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.test_prod_queries import PAGES
+
+pytestmark = pytest.mark.django_db
+
+QUIZ_PAGES = ["/quiz/", "/quiz/progress/", "/quiz/review/", "/quiz/bigger/",
+              *(f"/quiz/{slug}/?seed={seed}&level=1"
+                for slug in ("bigger", "order", "name", "cards", "showdown", "koujue")
+                for seed in range(3))]
+
+
+def _rows() -> int:
+    return sum(model.objects.count() for model in apps.get_app_config("tutorial").get_models()
+               if model.__name__ != "HealthProbe")
+
+
+def test_cookie_less_quiz_reads_create_no_session_and_no_row() -> None:
+    before = _rows()
+    for i in range(100):
+        url = QUIZ_PAGES[i % len(QUIZ_PAGES)]
+        for method in ("get", "head"):
+            response = getattr(Client(), method)(url)
+            assert response.status_code in (200, 302), (method, url)
+            assert "sessionid" not in response.cookies
+    assert Session.objects.count() == 0
+    assert _rows() == before
+
+
+@pytest.mark.parametrize("url", [p.url for p in PAGES if p.url != "/healthz"])
+def test_no_page_read_writes(url: str) -> None:
+    client = Client()
+    for method in ("get", "head", "get"):  # the second GET carries the first one's cookies
+        with CaptureQueriesContext(connection) as queries:
+            getattr(client, method)(url)
+        writes = [q["sql"] for q in queries.captured_queries
+                  if re.match(r"\s*(INSERT|UPDATE|DELETE)", q["sql"], re.IGNORECASE)]
+        assert writes == [], f"{method.upper()} {url} wrote: {writes}"
