@@ -110,7 +110,8 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
     assert all(p.stars == 3 and p.done for p in CourseProgress.objects.all())
     html = client.get("/course/").content.decode()
     assert html.count("3 颗星（满分 3 颗）") == len(lessons)
-    assert 'aria-current="step"' not in html
+    assert html.count('aria-current="step"') == 1  # only the teaching table is next
+    assert '<a class="path__link" href="/course/table/" aria-current="step">' in html
     assert 'href="/course/table/" data-course-next' in html
 
 
@@ -221,3 +222,14 @@ def test_english_pages(client: Client) -> None:
             html = answer(client, les, ex.n, wrong(ex) if ex.n == 1 else right(ex)).content.decode()
             assert untranslated(html, terms) == [], (les.slug, ex.n)
     assert "Next step" in html and "lesson done" in html.lower()
+
+
+def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> None:
+    from tutorial import walkthroughs as wt
+
+    walkthrough = wt.get_walkthrough("full-hand")
+    assert walkthrough is not None
+    last = len(walkthrough.steps)
+    html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
+    assert '<p class="wt-course"><a href="/course/">' in html
+    assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()
