@@ -260,13 +260,8 @@ def test_outcomes_keep_chinese_and_get_an_english_gloss() -> None:
         outcomes = re.findall(r'<p class="result__outcome">(.*?)</p>', unlinked(html))
         assert outcomes
         for line in outcomes:
-<<<<<<< HEAD
-            m = re.search(r'<span lang="zh">(吃|走|死)</span>'
-                          r'( \((?:\w+, )?(win|stand-off|lose)\))?', line)
-=======
             m = re.search(r'<span lang="zh(?:-Hans)?">(吃|走|死)</span>'
-                          r'( \((win|stand-off|lose)\))?', line)
->>>>>>> main
+                          r'( \((?:\w+, )?(win|stand-off|lose)\))?', line)
             assert m, line
             assert bool(m.group(2)) is expect, line
 
