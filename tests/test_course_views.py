@@ -221,3 +221,14 @@ def test_english_pages(client: Client) -> None:
             html = answer(client, les, ex.n, wrong(ex) if ex.n == 1 else right(ex)).content.decode()
             assert untranslated(html, terms) == [], (les.slug, ex.n)
     assert "Next step" in html and "lesson done" in html.lower()
+
+
+def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> None:
+    from tutorial import walkthroughs as wt
+
+    walkthrough = wt.get_walkthrough("full-hand")
+    assert walkthrough is not None
+    last = len(walkthrough.steps)
+    html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
+    assert '<p class="wt-course"><a href="/course/">' in html
+    assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()

@@ -83,7 +83,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
     night = create(client)
     night.refresh_from_db()
     response = client.post("/night/", {"player1": "a", "player2": "b", "stakes": "1、3",
-                                       "bobo": "100", "end": "00:00", "tz": "-480"})
+                                       "bobo": "100", "end": "00:00", "tz": "Asia/Shanghai"})
     created = Night.objects.get(token=response["Location"].split("/")[2])
     assert timezone.now() < created.end_at <= timezone.now() + timedelta(days=1)
 
@@ -223,7 +223,7 @@ def test_a_whole_night(client: Client) -> None:
     exported = client.get(f"/night/v/{night.view_token}/csv")
     assert exported["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(exported.content.decode("utf-8-sig"))))
-    assert rows[0][:6] == ["序号", "时间", "记录", "发牌", "芒果", "皮归"]
+    assert rows[0][:6] == ["序号", "时间（Asia/Shanghai）", "记录", "发牌", "芒果", "皮归"]
     hands = [r for r in rows[1:] if r[0]]
     assert len(hands) == len(night.state().hands) == 12
     assert rows[-1][2] == "总输赢"
