@@ -110,7 +110,8 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
     assert all(p.stars == 3 and p.done for p in CourseProgress.objects.all())
     html = client.get("/course/").content.decode()
     assert html.count("3 颗星（满分 3 颗）") == len(lessons)
-    assert 'aria-current="step"' not in html
+    assert html.count('aria-current="step"') == 1  # only the teaching table is next
+    assert '<a class="path__link" href="/course/table/" aria-current="step">' in html
     assert 'href="/course/table/" data-course-next' in html
 
 

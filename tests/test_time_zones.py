@@ -60,9 +60,11 @@ def test_the_zone_defaults_to_the_visitors_and_is_checked(client: Client) -> Non
     assert create(client).time_zone == "Europe/London"  # no tz field sent: the cookie's
     client.cookies.pop("tz")
     assert create(client).time_zone == "Asia/Shanghai"  # neither: the site's, shown
+    assert "data-tz" in form  # calc.js fills in the browser's zone on a fresh form…
     bad = client.post("/night/", {"player1": "甲", "player2": "乙", "stakes": "1、3",
                                   "bobo": "2000", "end": "23:30", "tz": "Mars/Olympus"})
     assert bad.status_code == 400 and "不认识的时区" in bad.content.decode()
+    assert "data-tz" not in bad.content.decode()  # …but leaves what was typed alone
 
 
 def test_quiz_due_times_in_the_visitors_zone(client: Client) -> None:

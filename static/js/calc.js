@@ -199,7 +199,7 @@
   function initTz(root) {
     var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
     root.querySelectorAll("input[data-tz]").forEach(function (input) {
-      if (zone && !input.getAttribute("aria-invalid")) { input.value = zone; }
+      if (zone) { input.value = zone; }
     });
   }
 
