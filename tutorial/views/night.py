@@ -114,12 +114,14 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     given = [n for n in names if n]
     seen: set[str] = set()
     for i, (raw, name) in enumerate(zip(typed, names, strict=True), start=1):
-        problem = _name_error(name) if name else None
-        if raw.strip() and not name:
+        if name:
+            problem = _name_error(name) or (
+                _("这个名字前面已经有了，每人名字要不一样。") if key(name) in seen else None)
+            seen.add(key(name))
+        elif raw.strip():
             problem = _("这个名字只有看不见的字符，写上能看见的字。")
-        elif name and key(name) in seen:
-            problem = problem or _("这个名字前面已经有了，每人名字要不一样。")
-        seen.add(key(name))
+        else:
+            continue
         if problem:
             errors[f"player{i}"] = problem
     if len(given) < 2 and "player1" not in errors:
