@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tutorial', '0005_course'),
+        ('tutorial', '0006_night_time_zone'),
     ]
 
     operations = [
