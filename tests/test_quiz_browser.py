@@ -162,6 +162,7 @@ def test_english_feedback(live_server: Any, browser_page: Any, screenshot: Any,
     screenshot(page, "quiz-showdown-en-feedback")
 
 
+@pytest.mark.allow_http_errors
 def test_rate_limited_answer_says_so(live_server: Any, browser_page: Any, settings: Any,
                                      screenshot: Any) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "write": (1, 60)}

@@ -26,7 +26,7 @@ from tutorial.models_table import PracticeTable
 
 TABLE = {"bots": "2", "level": "simple", "stakes": "1、3", "mango": "fixed"}
 NIGHT = {"player1": "甲", "player2": "乙", "stakes": "1、3", "bobo": "2000", "end": "23:59",
-         "tz": "0"}
+         "tz": "UTC"}
 
 
 @pytest.fixture

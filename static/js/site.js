@@ -13,15 +13,6 @@
     if (token) { event.detail.headers["X-CSRFToken"] = token; }
   });
 
-  // A 429 (the per-client rate limit, templates/429.html) is never swapped in, even where a
-  // page swaps its 4xx answers (quiz.js, table.js): listening on window runs after them.
-  window.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.xhr.status === 429) {
-      event.detail.shouldSwap = false;
-      event.detail.isError = true;
-    }
-  });
-
   // The browser's time zone (an IANA name) for the server, which shows times in it
   // (tutorial/timezones.py); without it the site's zone applies and is named.
   var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -31,9 +22,8 @@
       (location.protocol === "https:" ? "; secure" : "");
   }
 
-  // When an htmx request fails, tell the user in a live region instead of failing silently.
-  document.addEventListener("htmx:responseError", function (event) {
-    var limited = event.detail.xhr && event.detail.xhr.status === 429;
+  // Say what went wrong in a live region instead of failing silently.
+  function tell(limited) {
     var region = document.getElementById("htmx-status");
     if (!region) {
       region = document.createElement("p");
@@ -51,6 +41,18 @@
       region.textContent = english
         ? "Something went wrong. Please reload the page."
         : "出错了，请刷新页面再试。";
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function () { tell(false); });
+
+  // A 429 (the per-client rate limit, templates/429.html) is never swapped in, even where a
+  // page swaps its 4xx answers (quiz.js, table.js): listening on window runs after them.
+  window.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 429) {
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+      tell(true);
     }
   });
 })();
