@@ -19,6 +19,7 @@ from .groups import Group, ranked
 from .hands import Split, parse_hand, sanhua
 from .rules import Rules, RulesError, get_rules
 from .settle import Seat, SettleError, settle
+from .showdown import SAMPLES, ShowdownError, parse_situation, price, pricing_json
 
 
 class InputError(ValueError):
@@ -196,6 +197,25 @@ def _settle_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _showdown_text(report: dict[str, Any]) -> str:
+    lines = []
+    for i, o in enumerate(report["options"]):
+        mark = "★" if i == report["best"] else " "
+        what = ("报三花" if o.get("sanhua") else
+                f"头 {' '.join(o['head']):<8} 尾 {' '.join(o['tail']):<8}")
+        err = f" ± {o['stderr']:.2f}" if o["stderr"] else ""
+        lines.append(f"{mark} {what} 期望 {o['ev']:+.2f}{err} 筹码")
+    lines.append(f"模型：{report['model']}")
+    return "\n".join(lines)
+
+
+def _stdin_json() -> Any:
+    try:
+        return json.load(sys.stdin)
+    except json.JSONDecodeError as e:
+        raise InputError(f"broken JSON on stdin: {e.msg} (line {e.lineno})") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="python -m engine", description="扯旋 rules engine")
     common = _Parser(add_help=False)
@@ -206,6 +226,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_split = sub.add_parser("split", parents=[common], help="the three splits of a hand")
     p_split.add_argument("cards", nargs="*", help="four card codes; none: one hand per stdin line")
     sub.add_parser("settle", parents=[common], help="settle a showdown read as JSON from stdin")
+    p_show = sub.add_parser("showdown", parents=[common],
+                            help="expected chips of every split at a showdown read as JSON")
+    p_show.add_argument("--samples", type=int, default=SAMPLES,
+                        help=f"deals sampled when enumeration is too big (default {SAMPLES})")
+    p_show.add_argument("--seed", type=int, default=0, help="random seed of the sampling")
     p_build = sub.add_parser("build-strategy", help="rebuild the split advisor's strategy tables")
     p_build.add_argument("--rules", choices=["xuanjing", "app"], action="append",
                          help="rule preset to build (repeatable; default: both)")
@@ -230,21 +255,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(json.dumps(report, ensure_ascii=False) if args.json
                       else _split_text(report))
         elif args.command == "settle":
-            try:
-                data = json.load(sys.stdin)
-            except json.JSONDecodeError as e:
-                raise InputError(f"broken JSON on stdin: {e.msg} (line {e.lineno})") from None
+            data = _stdin_json()
             if isinstance(data, dict) and "rules" not in data:
                 data["rules"] = args.rules
             report = settle_report(data)
             print(json.dumps(report, ensure_ascii=False) if args.json else _settle_text(report))
+        elif args.command == "showdown":
+            if args.samples < 1:
+                raise InputError("--samples must be at least 1")
+            situation = parse_situation(_stdin_json(), args.rules)
+            report = pricing_json(price(situation, args.samples, args.seed))
+            print(json.dumps(report, ensure_ascii=False) if args.json
+                  else _showdown_text(report))
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 
             result = simulate(parse_bots(args.bots), args.hands, args.seed, rules)
             print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
                   else report_text(result))
-    except (CardError, RulesError, SettleError, InputError, AdvisorError) as e:
+    except (CardError, RulesError, SettleError, InputError, AdvisorError, ShowdownError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     return 0

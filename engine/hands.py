@@ -10,6 +10,7 @@ from .cards import CardError, Kind, check_available, parse_kinds
 from .groups import Category, Group
 from .rules import Rules
 
+Key = tuple[int, int]  # (头 rank, 尾 rank)
 
 class Outcome(Enum):
     """A showdown result for one player against one opponent."""
@@ -55,7 +56,7 @@ class Split:
     def kinds(self) -> tuple[Kind, ...]:
         return self.head.kinds + self.tail.kinds
 
-    def key(self, rules: Rules) -> tuple[int, int]:
+    def key(self, rules: Rules) -> Key:
         """(头 rank, 尾 rank)."""
         return (self.head.rank(rules), self.tail.rank(rules))
 
@@ -99,13 +100,19 @@ def thumb_split(kinds: Sequence[Kind], rules: Rules) -> Split:
 
 def compare(mine: Split, theirs: Split, rules: Rules) -> Outcome:
     """吃 when both groups are bigger, or one bigger and one equal; 死 the mirror; else 走."""
-    head = _sign(mine.head.rank(rules) - theirs.head.rank(rules))
-    tail = _sign(mine.tail.rank(rules) - theirs.tail.rank(rules))
-    if head >= 0 and tail >= 0 and head + tail > 0:
+    return compare_keys(mine.key(rules), theirs.key(rules))
+
+
+def compare_keys(mine: Key, theirs: Key) -> Outcome:
+    """:func:`compare` on (头 rank, 尾 rank) keys."""
+    if beats(mine, theirs):
         return Outcome.WIN
-    if head <= 0 and tail <= 0 and head + tail < 0:
-        return Outcome.LOSE
-    return Outcome.PUSH
+    return Outcome.LOSE if beats(theirs, mine) else Outcome.PUSH
+
+
+def beats(mine: Key, theirs: Key) -> bool:
+    """吃: both groups bigger, or one bigger and one equal."""
+    return mine[0] >= theirs[0] and mine[1] >= theirs[1] and mine != theirs
 
 
 def sanhua(kinds: Sequence[Kind], rules: Rules) -> str | None:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from .cards import DECK, KINDS, CardError, Kind, SingleClass, check_available, parse_kind
+from . import squeeze as sq
+from .cards import DECK, KINDS, Card, CardError, Kind, SingleClass, check_available, parse_kind
 from .groups import ALL_GROUPS, Category, Group
 from .hands import Outcome, Split, naive_split, sanhua, splits
 from .numbers import NumberError, parse_int
@@ -40,8 +41,9 @@ __all__ = [
     "CardsQuestion", "CardsVerdict", "Comparison", "GroupFacts", "NameQuestion", "NameVerdict",
     "OrderItem", "OrderQuestion", "OrderVerdict", "Question", "QuizError", "QuizSpec",
     "ShowdownQuestion", "ShowdownSeat", "ShowdownVerdict", "SplitOption", "SplitQuestion",
-    "SplitVerdict", "Verdict", "accepted_names", "compare_groups", "facts", "focus_group",
-    "item_kind", "normalize_answer", "review_items_for", "solve",
+    "SplitVerdict", "SqueezeQuestion", "SqueezeVerdict", "Verdict", "accepted_names",
+    "compare_groups", "facts", "focus_group", "item_kind", "normalize_answer",
+    "review_items_for", "solve", "squeeze_item",
 ]
 
 LEVELS = 3
@@ -858,6 +860,102 @@ def check_showdown(q: Question, answer: Answer, rules: Rules) -> ShowdownVerdict
     return ShowdownVerdict(ok, (), tuple(answered), pi_to, pi_given, pi_ok, order)
 
 
+# ------------------------------------------------------------------ 8. squeeze (串牌)
+
+ALL_REVEALS: tuple[sq.Reveal, ...] = tuple(
+    (way, depth) for way in sq.Way for depth in range(1, sq.DEPTHS[way] + 1)
+)
+
+
+@dataclass(frozen=True)
+class SqueezeQuestion(Question):
+    """A card partly revealed, one reveal after another (two for 组合串 at level 3).  Level 1
+    asks for the card (the reveals leave one kind), levels 2 and 3 for every possible kind."""
+
+    card: Card
+    reveals: tuple[sq.Reveal, ...]
+
+    @property
+    def possible(self) -> tuple[Kind, ...]:
+        return sq.possible(self.card, self.reveals)
+
+    @property
+    def pick_one(self) -> bool:
+        return self.level == 1
+
+    @property
+    def palette(self) -> tuple[Kind, ...]:
+        return KINDS
+
+
+@dataclass(frozen=True)
+class SqueezeVerdict(Verdict):
+    given: tuple[Kind, ...]
+    possible: tuple[Kind, ...]
+    missed: tuple[Kind, ...]  # possible, not given
+    wrong: tuple[Kind, ...]  # given, not possible
+
+
+def squeeze_item(item: str) -> tuple[sq.Reveal, Kind]:
+    """``"squeeze:head-2:R2"`` → ``((Way.HEAD, 2), Kind.R2)``; raise :class:`QuizError`."""
+    prefix, _, rest = item.partition(":")
+    reveal, _, code = rest.partition(":")
+    try:
+        if prefix != "squeeze":
+            raise CardError(item)
+        return sq.parse_reveal(reveal), parse_kind(code)
+    except CardError:
+        raise QuizError("focus", f"unknown squeeze review item {item!r}") from None
+
+
+def _squeeze_fits(card: Card, reveals: Sequence[sq.Reveal], level: int) -> bool:
+    n = len(sq.possible(card, reveals))
+    if level == 1:
+        return n == 1
+    if level == 2:
+        return 2 <= n <= 5
+    return n < len(sq.possible(card, reveals[:1])) <= 6
+
+
+def gen_squeeze(seed: int, level: int, rules: Rules, focus: str | None = None
+                ) -> SqueezeQuestion:
+    rng = _rng("squeeze", seed, level, focus)
+    if focus is not None:
+        reveal, kind = squeeze_item(focus)
+        card = rng.choice([c for c in DECK if c.kind is kind])
+        return SqueezeQuestion("squeeze", seed, level, focus, card, (reveal,))
+    while True:
+        card = rng.choice(DECK)
+        if level < 3:
+            options: list[tuple[sq.Reveal, ...]] = [(r,) for r in ALL_REVEALS]
+        else:
+            options = [(a, b) for a in ALL_REVEALS for b in ALL_REVEALS if a[0] is not b[0]]
+        fitting = [r for r in options if _squeeze_fits(card, r, level)]
+        if fitting:
+            return SqueezeQuestion("squeeze", seed, level, focus, card, rng.choice(fitting))
+
+
+def check_squeeze(q: Question, answer: Answer, rules: Rules) -> SqueezeVerdict:
+    assert isinstance(q, SqueezeQuestion)
+    try:
+        if q.pick_one:
+            given: tuple[Kind, ...] = (parse_kind(_field(answer, "card")),)
+        else:
+            ticked = [key[2:] for key, value in answer.items()
+                      if key.startswith("k_") and str(value).strip()]
+            if not ticked:
+                raise QuizError("missing", "tick at least one card")
+            given = tuple(sorted({parse_kind(code) for code in ticked}))
+    except CardError:
+        raise QuizError("invalid", "unknown card code") from None
+    possible = q.possible
+    ok = set(given) == set(possible)
+    items = tuple((f"squeeze:{w.value}-{d}:{q.card.kind.code}", ok) for w, d in q.reveals)
+    return SqueezeVerdict(ok, items, given, possible,
+                          tuple(k for k in possible if k not in given),
+                          tuple(k for k in given if k not in possible))
+
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -880,6 +978,7 @@ QUIZZES: dict[str, QuizSpec] = {
         QuizSpec("split", LEVELS, gen_split, check_split, None),
         QuizSpec("showdown", LEVELS, gen_showdown, check_showdown, None),
         QuizSpec("koujue", LEVELS, gen_koujue, check_koujue, None),
+        QuizSpec("squeeze", LEVELS, gen_squeeze, check_squeeze, "squeeze"),
     )
 }
 
@@ -904,6 +1003,9 @@ def check(question: Question, answer: Answer, rules: Rules) -> Verdict:
 def review_items_for(item: str) -> tuple[str, int]:
     """The quiz (slug, level) that serves a review item: ranks as 哪个大 level 2, names as
     叫什么 level 2 (four plausible choices)."""
+    if item.startswith("squeeze:"):
+        squeeze_item(item)
+        return ("squeeze", 2)
     kind, _ = item_kind(item)
     return ("bigger", 2) if kind == "rank" else ("name", 2)
 
@@ -923,6 +1025,10 @@ def solve(question: Question, rules: Rules) -> dict[str, str]:
         return {"card1": question.target.high.code, "card2": question.target.low.code}
     if isinstance(question, SplitQuestion):
         return {"split": str(next(o.index for o in question.options if o.best))}
+    if isinstance(question, SqueezeQuestion):
+        if question.pick_one:
+            return {"card": question.possible[0].code}
+        return {f"k_{k.code}": "1" for k in question.possible}
     if isinstance(question, ShowdownQuestion):
         matches, pi_to, _ = _showdown(question, rules)
         keys = {v: k for k, v in OUTCOME_VALUES.items()}

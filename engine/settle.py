@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
 from .cards import CardError, check_available
-from .hands import Outcome, Split, compare
+from .hands import Key, Outcome, Split, beats, compare_keys
 from .rules import Rules
 
 
@@ -64,56 +64,80 @@ class Settlement:
 def settle(seats: Sequence[Seat], rules: Rules) -> Settlement:
     """Settle one hand.  Chips are conserved: the nets sum to zero."""
     _validate(seats)
-    players = [s for s in seats if s.in_showdown]
-    folded = [s for s in seats if s.folded]
+    return settle_ranked(seats, {s.name: (s.split.head.rank(rules), s.split.tail.rank(rules))
+                                 for s in seats if s.in_showdown and s.split is not None})
 
-    def strength(s: Seat) -> tuple[int, int]:
-        assert s.split is not None
-        return (s.split.tail.rank(rules), s.split.head.rank(rules))
 
-    # Python's sort is stable: equal hands keep their seat order.
-    players.sort(key=strength, reverse=True)
-    tiers = [list(g) for _, g in groupby(players, key=strength)]
-    outcomes = {
-        (a.name, b.name): compare(a.split, b.split, rules)  # type: ignore[arg-type]
-        for a in players
-        for b in players
-        if a is not b
-    }
-    left = {s.name: s.stake for s in seats}
-    nets = dict.fromkeys((s.name for s in seats), 0)
+def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
+    """The settlement itself, from each showdown player's (头 rank, 尾 rank) in ``keys``
+    (nothing else about the cards matters).  Seats not in ``keys`` and not folded are
+    三花 declarations.  No validation: :func:`settle` checks the table first."""
+    players, tiers = _tiers(seats, keys)
     transfers: list[Transfer] = []
-
-    def take(tier: list[Seat], source: Seat, reason: str) -> None:
-        available = left[source.name]
-        shares = _share(available, [w.stake for w in tier])
-        names = tuple(w.name for w in tier) if len(tier) > 1 else ()
-        for winner, amount in zip(tier, shares, strict=True):
-            transfers.append(
-                Transfer(source.name, winner.name, amount, reason, winner.stake, available, names)
-            )
-            nets[winner.name] += amount
-            nets[source.name] -= amount
-        left[source.name] -= sum(shares)
-
-    for tier in tiers:
-        for loser in players:
-            if outcomes.get((tier[0].name, loser.name)) is Outcome.WIN:
-                take(tier, loser, "beat")
-    for tier in tiers:
-        for pi in folded:
-            if left[pi.name]:
-                take(tier, pi, "pi")
-
-    returned = {s.name: left[s.name] for s in folded if left[s.name]}
+    nets, left = _run(seats, keys, players, tiers, transfers)
     return Settlement(
         nets=nets,
         transfers=tuple(transfers),
         order=tuple(s.name for s in players),
         pi_to=players[0].name if players else None,
-        outcomes=outcomes,
-        returned=returned,
+        outcomes={(a.name, b.name): compare_keys(keys[a.name], keys[b.name])
+                  for a in players for b in players if a is not b},
+        returned={s.name: left[s.name] for s in seats if s.folded and left[s.name]},
     )
+
+
+def net_ranked(seats: Sequence[Seat], keys: Mapping[str, Key], name: str) -> int:
+    """``settle_ranked(seats, keys).nets[name]`` without building the record (for
+    pricing many showdowns)."""
+    players, tiers = _tiers(seats, keys)
+    return _run(seats, keys, players, tiers, None)[0][name]
+
+
+def _tiers(seats: Sequence[Seat], keys: Mapping[str, Key]
+           ) -> tuple[list[Seat], list[list[Seat]]]:
+    """The showdown players by 尾 then 头 (strongest first) and their tiers of equals."""
+    players = [s for s in seats if s.name in keys and not s.folded]
+
+    def strength(s: Seat) -> Key:
+        head, tail = keys[s.name]
+        return (tail, head)
+
+    # Python's sort is stable: equal hands keep their seat order.
+    players.sort(key=strength, reverse=True)
+    return players, [list(g) for _, g in groupby(players, key=strength)]
+
+
+def _run(seats: Sequence[Seat], keys: Mapping[str, Key], players: list[Seat],
+         tiers: list[list[Seat]], record: list[Transfer] | None
+         ) -> tuple[dict[str, int], dict[str, int]]:
+    """Move the chips: each tier takes from those it beats, then from the 皮, in order.
+    Returns the nets and what each seat has left; appends the transfers to ``record``."""
+    left = {s.name: s.stake for s in seats}
+    nets = dict.fromkeys((s.name for s in seats), 0)
+
+    def take(tier: list[Seat], source: Seat, reason: str) -> None:
+        available = left[source.name]
+        shares = ([min(available, tier[0].stake)] if len(tier) == 1
+                  else _share(available, [w.stake for w in tier]))
+        names = tuple(w.name for w in tier) if len(tier) > 1 else ()
+        for winner, amount in zip(tier, shares, strict=True):
+            if record is not None:
+                record.append(Transfer(source.name, winner.name, amount, reason, winner.stake,
+                                       available, names))
+            nets[winner.name] += amount
+            nets[source.name] -= amount
+        left[source.name] -= sum(shares)
+
+    for tier in tiers:
+        key = keys[tier[0].name]
+        for loser in players:
+            if beats(key, keys[loser.name]):
+                take(tier, loser, "beat")
+    for tier in tiers:
+        for pi in seats:
+            if pi.folded and left[pi.name]:
+                take(tier, pi, "pi")
+    return nets, left
 
 
 def _share(available: int, caps: Sequence[int]) -> list[int]:

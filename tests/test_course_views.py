@@ -102,7 +102,7 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
         response = take(client, les)
         html = response.content.decode()
         assert "这一课学完了" in html and "全对，三颗星！" in html
-        nxt = f"/course/{lessons[i + 1].slug}/" if i + 1 < len(lessons) else "/table/"
+        nxt = f"/course/{lessons[i + 1].slug}/" if i + 1 < len(lessons) else "/course/table/"
         assert f'href="{nxt}" data-course-next' in html
         home = client.get("/").content.decode()
         if i + 1 < len(lessons):
@@ -111,7 +111,7 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
     html = client.get("/course/").content.decode()
     assert html.count("3 颗星（满分 3 颗）") == len(lessons)
     assert 'aria-current="step"' not in html
-    assert 'href="/table/" data-course-next' in html
+    assert 'href="/course/table/" data-course-next' in html
 
 
 def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:

@@ -58,6 +58,9 @@ def wrong_answer(question: q.Question) -> dict[str, str]:
         return {"choice": next(o.code for o in question.options if o.code != right["choice"])}
     if isinstance(question, q.SplitQuestion):
         return {"split": str(next(o.index for o in question.options if not o.best))}
+    if isinstance(question, q.SqueezeQuestion):
+        other = next(k for k in question.palette if k not in question.possible)
+        return {"card": other.code} if question.pick_one else {**right, f"k_{other.code}": "1"}
     assert isinstance(question, q.ShowdownQuestion)
     return {**right, "pi": str((int(right["pi"]) + 1) % len(question.seats))}
 

@@ -73,6 +73,9 @@ PAGES = [
     "/rules/compare/",
     "/splits/",
     "/splits/?hand=RQ+R6+R7+B9",
+    "/squeeze/",
+    "/pairs/four/",
+    "/pairs/?q=%E4%B9%9D%E6%9C%88%E4%B9%9D",  # 九月九: a four-card name
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",

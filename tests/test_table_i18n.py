@@ -42,9 +42,9 @@ def untranslated(html: str) -> list[str]:
 
 
 def test_the_checker_catches_chinese_outside_lang_zh() -> None:
-    html = ('<p>Call (瞧)</p><p lang="zh">天官九</p><p>天官九</p>'
-            '<span aria-label="暗牌"></span><p>the 钵钵</p>')
-    assert untranslated(html) == ["天官九", "暗牌"]
+    html = ('<p>Call (瞧)</p><p lang="zh">四六皱</p><p>四六皱</p>'
+            '<span aria-label="盖着的牌"></span><p>the 钵钵</p>')
+    assert untranslated(html) == ["四六皱", "盖着的牌"]
 
 
 # ---------------------------------------------------------------- refusals

@@ -123,5 +123,5 @@ def test_content_file_is_valid_json_with_known_step_kinds() -> None:
     data = json.loads(wt.CONTENT.read_text("utf-8"))
     kinds = {d["kind"] for d in data["walkthroughs"]}
     assert kinds <= {"showdown", "bobo", "app_settle", "split", "lead", "points", "compare",
-                     "hand"}
+                     "hand", "squeeze"}
     assert len({d["slug"] for d in data["walkthroughs"]}) == len(data["walkthroughs"])

@@ -115,7 +115,16 @@ class ReviewCard(models.Model):
 
     @property
     def group_name(self) -> str:
-        """The group's traditional name (or its points), e.g. 天九王."""
+        """The group's traditional name (or its points), e.g. 天九王; for a squeeze card the
+        way and the card, e.g. 串头子·地牌."""
+        if self.kind == "squeeze":
+            from engine.quiz import QuizError, squeeze_item
+
+            try:
+                (way, _depth), kind = squeeze_item(self.item)
+            except QuizError:
+                return self.item
+            return f"{way.label}·{kind.name_zh}"
         try:
             return Group.parse(self.group_code).display_name()
         except CardError:

@@ -28,6 +28,8 @@ from importlib import resources
 from engine.cards import KINDS, Kind
 from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
 from engine.rules import PRESETS, Rules
+from tutorial.four import FourName
+from tutorial.four import find as find_four
 
 # ---------------------------------------------------------------- text normalisation
 
@@ -267,6 +269,7 @@ class SearchResult:
     points: int | None = None  # for mode "points"
     impossible: bool = False  # e.g. R3 R3: the deck has one 丁丁
     suggestions: tuple[str, ...] = ()
+    four: tuple[FourName, ...] = ()  # four-card hand names (/pairs/four/) that match
 
 
 def parse_card_query(query: str) -> tuple[Kind, ...] | None:
@@ -356,9 +359,10 @@ def search(
         )
         mode = "pinyin"
     result = _filtered(found, cats, points)
+    four = find_four(key, "") if mode == "hanzi" else find_four("", latin_key(query))
     if not result:
-        return SearchResult((), "none", suggestions=tuple(catalogue.suggest(query)))
-    return SearchResult(result, mode)
+        return SearchResult((), "none", suggestions=tuple(catalogue.suggest(query)), four=four)
+    return SearchResult(result, mode, four=four)
 
 
 def catalogue_for(rules_name: str) -> Catalogue:

@@ -38,6 +38,7 @@ from engine.hands import Outcome, Split, compare
 from engine.rules import Rules, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import explain
+from tutorial import squeeze as squeeze_stage
 
 EMPTY = SafeString("")
 CONTENT = Path(__file__).resolve().parent / "content" / "walkthroughs.json"
@@ -267,6 +268,7 @@ class Step:
     seats: list[SeatView] = field(default_factory=list)
     squeeze: Squeeze | None = None
     facts: dict[str, str] = field(default_factory=dict)
+    reveal: squeeze_stage.Stage | None = None  # one drawing of a squeeze walkthrough
 
 
 @dataclass
@@ -1270,6 +1272,40 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
     return steps
 
 
+def build_squeeze(d: dict[str, Any]) -> list[Step]:
+    """A worked squeeze of the 旋经: one step per reveal, what it shows and what is left
+    (computed by :mod:`engine.squeeze`); with a face-up card, what each candidate makes."""
+    from engine import squeeze as sq
+
+    card = squeeze_stage.parse_card(d["card"])
+    up = parse_kind(d["up"]) if d.get("up") else None
+    reveals = [sq.parse_reveal(r) for r in d["reveals"]]
+
+    def cands(kinds: Sequence[Kind]) -> SafeString:
+        if up is None:
+            return join([kind_html(k) for k in kinds])
+        return join([format_html("{} → {}", kind_html(k), grp(Group.of(up, k))) for k in kinds])
+
+    steps = [Step("intro", say("t_intro"), [say(d["intro"])])]
+    stage = None
+    for i, (way, depth) in enumerate(reveals):
+        stage = squeeze_stage.Stage(card, way, depth, tuple(reveals[:i]))
+        left = stage.possible
+        paras = [say("sqw_sees", way=zh(way.label), sight=stage.label),
+                 format_html("{}", stage.clue_meaning),
+                 say("sqw_one" if len(left) == 1 else "sqw_left", cands=cands(left))]
+        way_name = pgettext("squeeze-gloss", way.label) if english() else way.label
+        steps.append(Step("squeeze-stage", say("t_sqw_stage", way=way_name,
+                                               stage=stage.stage_label),
+                          paras, reveal=stage, facts={"possible": " ".join(k.code for k in left)}))
+    last = [say("sqw_card", card=kind_html(card.kind))]
+    if up is not None:
+        last.append(say("sqw_made", up=kind_html(up), g=grp(Group.of(up, card.kind))))
+    steps.append(Step("squeeze-done", say("t_sqw_done"), last, reveal=stage,
+                      facts={"card": card.kind.code}))
+    return steps
+
+
 _BUILDERS = {
     "showdown": build_showdown,
     "bobo": build_bobo,
@@ -1279,5 +1315,6 @@ _BUILDERS = {
     "points": build_points,
     "compare": build_compare,
     "hand": build_hand,
+    "squeeze": build_squeeze,
 }
 

@@ -22,9 +22,10 @@ from django.utils.translation import pgettext
 from engine import quiz as q
 from tutorial import course
 from tutorial.models_course import CourseProgress, record_answer, stars_for
+from tutorial.views import teaching
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
 
-AFTER_COURSE = "/table/"  # where the last lesson leads
+AFTER_COURSE = "/course/table/"  # the last lesson leads to the teaching table
 
 
 def _lesson(slug: str) -> course.Lesson:
@@ -181,6 +182,8 @@ def _answer(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise) ->
 
 urlpatterns = [
     path("", course_map, name="course"),
+    path("table/", teaching.start, name="teaching"),
+    path("table/<int:n>/", teaching.stop, name="teaching_stop"),
     path("<slug:slug>/", lesson_page, name="course_lesson"),
     path("<slug:slug>/<int:n>/", exercise, name="course_exercise"),
 ]

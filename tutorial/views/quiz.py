@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext_lazy
 
 from engine import quiz as q
 from engine.advisor import AdvisorError
@@ -79,6 +80,11 @@ class QuizPage:
         return f"quiz/kinds/{'order' if self.slug == 'koujue' else self.slug}_a.html"
 
 
+def _sq(message: str) -> Promise:
+    """The squeeze quiz's words live in locale/squeeze (msgctxt "squeeze")."""
+    return pgettext_lazy("squeeze", message)
+
+
 QUIZ_PAGES: dict[str, QuizPage] = {
     page.slug: page
     for page in (
@@ -121,6 +127,12 @@ QUIZ_PAGES: dict[str, QuizPage] = {
             _lazy("天地人和梅板三，斧十猫膏下四滥：把单张的级别排对。"),
             (_lazy("七个级别"), _lazy("五张牌，不同级别"), _lazy("六张牌，有同级的")),
             timedelta(seconds=20),
+        ),
+        QuizPage(
+            "squeeze", _sq("串牌"), _sq("串到这里，这张牌是什么？"),
+            _sq("第四张牌串开了一部分，像在牌桌上一样：说出是哪张，或者还可能是哪几张。"),
+            (_sq("说出是哪张"), _sq("还可能是哪几张"), _sq("组合串：两种串法接着用")),
+            timedelta(seconds=10),
         ),
     )
 }

@@ -299,6 +299,7 @@ def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
         "suggestions": [
             {"name": s, "url": query.url(q=s, cat="", points=None)} for s in result.suggestions
         ],
+        "four": result.four,
         "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
         "reset_url": query.url(q="", cat="", points=None),
     }

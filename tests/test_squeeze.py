@@ -1,0 +1,158 @@
+"""串牌: the engine's reveals (engine/squeeze.py), the /squeeze/ page and the squeeze quiz."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import quiz as q
+from engine import squeeze as sq
+from engine.cards import DECK, KINDS, Card, CardError, Kind
+from engine.rules import get_rules
+from tests.english import game_terms, untranslated
+
+RULES = get_rules("xuanjing")
+REVEALS = [(w, d) for w in sq.Way for d in range(1, sq.DEPTHS[w] + 1)]
+
+
+# --------------------------------------------------------------------------- engine
+
+
+@given(st.sampled_from(DECK), st.lists(st.sampled_from(REVEALS), max_size=3))
+def test_the_card_itself_is_always_possible_and_more_reveals_never_widen(
+    card: Card, reveals: list[sq.Reveal]
+) -> None:
+    found = sq.possible(card, reveals)
+    assert card.kind in found
+    for more in REVEALS:
+        assert set(sq.possible(card, [*reveals, more])) <= set(found)
+
+
+@pytest.mark.parametrize("card", DECK, ids=str)
+def test_the_whole_corner_or_both_pip_columns_tell_the_card(card: Card) -> None:
+    assert sq.possible(card, [(sq.Way.HEAD, 3)]) == (card.kind,)
+    assert sq.possible(card, [(sq.Way.ROWS, 2)]) == (card.kind,)
+
+
+def test_the_xuanjing_clues() -> None:
+    heart = {k: Card(k, "♥") for k in KINDS if "♥" in k.suits}
+    # 串头子: a red round head is 天牌, 人牌, 猫猫 or 地牌; left break 地牌, right break 猫猫.
+    assert set(sq.possible(heart[Kind.R6], [(sq.Way.HEAD, 1)])) == {
+        Kind.RQ, Kind.R8, Kind.R6, Kind.R2}
+    assert sq.sight(heart[Kind.R2], sq.Way.HEAD, 2).clue == "左断"
+    assert sq.sight(heart[Kind.R6], sq.Way.HEAD, 2).clue == "右断"
+    assert sq.sight(Card(Kind.B9, "♠"), sq.Way.HEAD, 3).clue == "弯边"
+    assert sq.sight(Card(Kind.B6, "♣"), sq.Way.HEAD, 3).clue == "拱背子"
+    # 串花子: rows; a diamond with no side pips is 地牌, a heart may be 丁丁.
+    assert sq.possible(Card(Kind.R2, "♦"), [(sq.Way.ROWS, 1)]) == (Kind.R2,)
+    assert set(sq.possible(heart[Kind.R2], [(sq.Way.ROWS, 1)])) == {Kind.R2, Kind.R3}
+    # 组合串 example 1: four rows (9 or 10), the middle pip comes late: 黑9.
+    nine = Card(Kind.B9, "♣")
+    assert set(sq.possible(nine, [(sq.Way.ROWS, 1)])) == {Kind.B9, Kind.B10}
+    assert sq.possible(nine, [(sq.Way.ROWS, 1), (sq.Way.LANES, 1)]) == (Kind.B9,)
+    # 组合串 example 2: a single red column, then a round head: 地牌.
+    assert sq.possible(heart[Kind.R2], [(sq.Way.LANES, 1), (sq.Way.HEAD, 1)]) == (Kind.R2,)
+    # 串边子: an edge is 天牌 or 斧头, red is 天牌.
+    assert set(sq.possible(heart[Kind.RQ], [(sq.Way.EDGE, 1)])) == {Kind.RQ, Kind.BJ}
+    assert sq.possible(heart[Kind.RQ], [(sq.Way.EDGE, 2)]) == (Kind.RQ,)
+
+
+@pytest.mark.parametrize("claim", sq.SEED_CLAIMS, ids=lambda c: c.words)
+def test_every_card_the_xuanjing_names_for_a_clue_shows_it(claim: sq.SeedClaim) -> None:
+    assert set(claim.kinds) <= set(claim.engine_kinds)
+
+
+def test_cards_in_view_drop_out_but_never_the_card_itself() -> None:
+    card = Card(Kind.R2, "♥")
+    assert sq.possible(card, [(sq.Way.ROWS, 1)], seen=[Kind.R3]) == (Kind.R2,)
+    assert sq.possible(card, [(sq.Way.ROWS, 1)], seen=[Kind.R2, Kind.R2]) == (Kind.R2, Kind.R3)
+
+
+def test_bad_reveals_are_refused() -> None:
+    for text in ("head-4", "rows-0", "nose-1", "head", "lanes-x"):
+        with pytest.raises(CardError):
+            sq.parse_reveal(text)
+    assert sq.parse_reveal("lanes-2") == (sq.Way.LANES, 2)
+
+
+# --------------------------------------------------------------------------- quiz
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_quiz_questions_are_answerable(level: int) -> None:
+    for seed in range(60):
+        question = q.generate("squeeze", seed, level, RULES)
+        assert isinstance(question, q.SqueezeQuestion)
+        n = len(question.possible)
+        assert n == 1 if level == 1 else n >= 1
+        verdict = q.check(question, q.solve(question, RULES), RULES)
+        assert verdict.correct
+        assert [i for i, _ in verdict.items] == [
+            f"squeeze:{w.value}-{d}:{question.card.kind.code}" for w, d in question.reveals]
+
+
+def test_quiz_wrong_and_bad_answers() -> None:
+    question = q.generate("squeeze", 3, 2, RULES)
+    assert isinstance(question, q.SqueezeQuestion)
+    first = question.possible[0]
+    verdict = q.check(question, {f"k_{first.code}": "1", "k_B5": "1"}, RULES)
+    assert isinstance(verdict, q.SqueezeVerdict)
+    assert not verdict.correct and verdict.missed == question.possible[1:]
+    with pytest.raises(q.QuizError) as missing:
+        q.check(question, {}, RULES)
+    assert missing.value.code == "missing"
+    with pytest.raises(q.QuizError) as invalid:
+        q.check(question, {"k_XX": "1"}, RULES)
+    assert invalid.value.code == "invalid"
+
+
+def test_a_review_item_focuses_the_question() -> None:
+    assert q.review_items_for("squeeze:head-2:R2") == ("squeeze", 2)
+    question = q.generate("squeeze", 9, 2, RULES, "squeeze:head-2:R2")
+    assert isinstance(question, q.SqueezeQuestion)
+    assert question.card.kind is Kind.R2 and question.reveals == ((sq.Way.HEAD, 2),)
+    for bad in ("squeeze:head-9:R2", "squeeze:head-2:ZZ", "squeeze:R2"):
+        with pytest.raises(q.QuizError):
+            q.review_items_for(bad)
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@pytest.mark.django_db
+def test_squeeze_page_teaches_every_way_and_clue(client: Client) -> None:
+    html = client.get("/squeeze/").content.decode()
+    for way in sq.Way:
+        assert f'id="{way.value}"' in html and way.label in html
+    for key in sq.CLUES:
+        if not key.isascii():
+            assert f'id="clue-{key}"' in html, key
+    for word in ("组合串", "串花子", "串路子", "串边子", "左断", "右断", "弯边", "拱背子", "平头",
+                 "定了", "鸭儿", "火箭"):
+        assert word in html
+    assert 'style="' not in html and "<script>" not in html
+
+
+@pytest.mark.django_db
+def test_squeeze_page_in_english(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    html = client.get("/squeeze/").content.decode()
+    assert "Combined squeeze" in html and "red: round head" in html
+    assert untranslated(html, game_terms()) == []
+
+
+@pytest.mark.django_db
+def test_squeeze_quiz_round_trip_and_review_card(client: Client) -> None:
+    page = client.get("/quiz/squeeze/?seed=4&level=2").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token and 'type="checkbox"' in page and "sq--" in page
+    question = q.generate("squeeze", 4, 2, RULES)
+    response = client.post("/quiz/squeeze/", {"token": token.group(1),
+                                              **q.solve(question, RULES)})
+    assert response.status_code == 200 and "答对了" in response.content.decode()
+    progress = client.get("/quiz/progress/").content.decode()
+    assert "串牌" in progress and 'href="/squeeze/"' in progress

@@ -1,0 +1,86 @@
+"""The teaching table in a real browser: the scripted first hand played through with the
+table's own buttons (a wrong button first, to see why it is not suggested), the squeeze,
+the split, the result and the invitation to the practice table; Chinese on a desktop,
+English on a phone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tutorial import teaching
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def play_through(page: Any, base: str, screenshot: Any, prefix: str) -> None:
+    stops = teaching.stops()
+    page.goto(base + "/course/table/")
+    for stop in stops:
+        expect(page.locator(".course-count")).to_contain_text(str(stop.number))
+        screenshot(page, f"{prefix}-{stop.number}")
+        you = stop.you
+        if stop.squeeze:
+            cover = page.locator(".squeeze__cover")
+            cover.focus()
+            for _ in range(10):
+                page.keyboard.press("ArrowDown")  # the cover slides off; the form submits
+            page.wait_for_url(re.compile(rf"/course/table/{stop.number + 1}/\??$"))
+        elif you is None:
+            if stop.number == len(stops):
+                break
+            page.locator("[data-course-next]").click()
+        elif you.kind.value == "split":
+            for label in you.cards[:2]:
+                page.locator(f'input[name="head"][value="{label}"]').check()
+            page.locator('[data-act="split"]').click()
+        elif you.kind.value == "raise":
+            page.locator("#raise-amount").fill(str(you.amount))
+            page.locator('button[data-act="raise"]').click()
+        else:
+            page.locator(f'button[data-act="{you.kind.value}"]').click()
+    expect(page.locator(".result")).to_be_visible()
+
+
+def test_teaching_table_zh_desktop(live_server: Any, browser_page: Any, screenshot: Any,
+                                   axe: Any) -> None:
+    page = browser_page
+    page.goto(live_server.url + "/course/table/2/")
+    page.locator('button[data-act="fold"]').click()  # not suggested: stays and says why
+    expect(page.locator(".teach-why")).to_contain_text("天牌是好牌")
+    expect(page).to_have_url(f"{live_server.url}/course/table/2/?act=fold")
+    axe(page)
+    screenshot(page, "teach-zh-why")
+    play_through(page, live_server.url, screenshot, "teach-zh")
+    expect(page.locator(".result")).to_contain_text("走")
+    expect(page.locator(".result__nets")).to_contain_text("你：+21")
+    axe(page)
+    # The invitation starts a practice table with three simple bots.
+    page.locator("[data-course-next]").click()
+    expect(page.locator(".seat")).to_have_count(4)
+    assert "/table/" in page.url
+    expect(page.locator(".seat__name small").first).to_have_text("初级")
+
+
+def test_teaching_table_en_phone(live_server: Any, phone_page: Any, screenshot: Any) -> None:
+    page = phone_page
+    page.goto(f"{live_server.url}/lang/?language=en&next=/course/")
+    play_through(page, live_server.url, screenshot, "teach-en-phone")
+    expect(page.locator(".course-done")).to_contain_text("first hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_teaching_table_without_javascript(live_server: Any, chromium_browser: Any) -> None:
+    context = chromium_browser.new_context(java_script_enabled=False, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/course/table/5/")
+        page.get_by_role("button", name="翻开").click()  # the squeeze without a script
+        expect(page).to_have_url(re.compile(r"/course/table/6/\??$"))
+        page.locator('button[data-act="tuo"]').click()  # 拖 to 40 is the suggested bet
+        expect(page).to_have_url(f"{live_server.url}/course/table/7/")
+    finally:
+        context.close()

@@ -1,0 +1,85 @@
+"""串牌 (squeeze): ``/squeeze/`` teaches the four ways and every clue, with partly revealed
+cards drawn by ``templates/squeeze/_reveal.html``.
+
+What each stage shows and which cards stay possible comes from :mod:`engine.squeeze`;
+the prose lives in ``templates/squeeze/`` and its English in ``locale/squeeze``
+(msgctxt ``squeeze`` for the engine's clue words).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import pgettext
+
+from engine import squeeze as sq
+from engine.cards import Card, Kind
+from engine.groups import Group
+from tutorial.pagecache import visitor_independent
+from tutorial.squeeze import Stage, parse_card, sight_label
+
+
+def _stages(code: str, way: sq.Way) -> list[Stage]:
+    card = parse_card(code)
+    return [Stage(card, way, d) for d in range(1, sq.DEPTHS[way] + 1)]
+
+
+# The demonstration card of each way, and the section anchors.
+DEMOS: tuple[tuple[sq.Way, str, str], ...] = (
+    (sq.Way.HEAD, "head", "R2:♥"),
+    (sq.Way.ROWS, "rows", "B9:♠"),
+    (sq.Way.LANES, "lanes", "R7:♦"),
+    (sq.Way.EDGE, "edge", "RQ:♥"),
+)
+
+# 组合串, the 旋经's two examples: (anchor, card, reveals in order).
+COMBOS: tuple[tuple[str, str, tuple[sq.Reveal, ...]], ...] = (
+    ("combo-1", "B9:♣", ((sq.Way.ROWS, 1), (sq.Way.LANES, 1), (sq.Way.LANES, 2))),
+    ("combo-2", "R2:♥", ((sq.Way.LANES, 1), (sq.Way.HEAD, 1))),
+)
+
+
+def combo_stages(code: str, reveals: tuple[sq.Reveal, ...]) -> list[Stage]:
+    card = parse_card(code)
+    return [Stage(card, w, d, reveals[:i]) for i, (w, d) in enumerate(reveals)]
+
+
+def _with_up(up: Kind, kinds: tuple[Kind, ...]) -> list[dict[str, Any]]:
+    """What each candidate makes with the face-up card ``up``."""
+    return [{"kind": k, "group": Group.of(up, k)} for k in kinds]
+
+
+@visitor_independent
+def squeeze_page(request: HttpRequest) -> HttpResponse:
+    ways = []
+    for way, anchor, code in DEMOS:
+        ways.append({
+            "way": way, "anchor": anchor, "stages": _stages(code, way),
+            "tables": [
+                {"depth": d, "label": pgettext("squeeze", sq.STAGE_LABELS[(way, d)]),
+                 "rows": [{"sight": sight_label(s), "kinds": ks}
+                          for s, ks in sq.sight_table(way, d)]}
+                for d in range(1, sq.DEPTHS[way] + 1)
+            ],
+            "clues": [c for c in sq.CLUES.values() if c.way is way and not c.key.isascii()],
+        })
+    claims = [
+        {"claim": c, "sight": sight_label(c.sight),
+         "extra": [k for k in c.engine_kinds if k not in c.kinds]}
+        for c in sq.SEED_CLAIMS
+    ]
+    round_heads = sq.possible(Card(Kind.RQ, "♦"), [(sq.Way.HEAD, 1)])
+    black_heads = sq.possible(Card(Kind.B9, "♠"), [(sq.Way.HEAD, 1)])
+    context = {
+        "ways": ways,
+        "claims": claims,
+        "combos": [{"anchor": a, "stages": combo_stages(code, r), "walkthrough": f"xj-squeeze-{a}"}
+                   for a, code, r in COMBOS],
+        "tian": _with_up(Kind.RQ, (*round_heads, *black_heads)),
+        "ren_red": _with_up(Kind.R8, round_heads),
+        "ren_black": _with_up(Kind.R8, black_heads),
+        "clue_count": len(sq.CLUES),
+    }
+    return render(request, "squeeze/squeeze.html", context)

@@ -1,0 +1,154 @@
+"""The teaching table: ``/course/table/<n>/`` is stop *n* of the scripted first hand
+(:mod:`tutorial.teaching`).  The buttons are the practice table's, as GET forms:
+``?act=call`` (``&amount=`` for 返, ``&head=`` twice for 扯).  The suggested one leads
+to the next stop; another one stays and says why it is not suggested here; a button the
+table does not offer now, or a bad amount, is refused with 400.  Nothing is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import pgettext
+
+from engine.game import Act, Game, Phase, card_by_label
+from engine.numbers import NumberError, parse_int
+from tutorial import teaching
+from tutorial.course import text
+from tutorial.teaching import LEARNER
+from tutorial.views.table import CardView, _result_view, display_name
+
+# What each button means, shown under it (the practice table's words).
+MEANINGS = {
+    Act.CALL: "跟到现在的注",
+    Act.RAISE: "加注，至少翻一倍",
+    Act.TUO: "正好翻一倍",
+    Act.QIAO: "把钵钵全押上",
+    Act.CHECK: "先不下注（还没人下注时）",
+    Act.FOLD: "不要了，押下的留在桌上",
+    Act.SPLIT: "分成头和尾，亮牌比大小",
+}
+
+
+def _stop_url(n: int) -> str:
+    return reverse("teaching_stop", args=[n])
+
+
+def start(request: HttpRequest) -> HttpResponse:
+    return HttpResponseRedirect(_stop_url(1))
+
+
+def _seats(game: Game, squeeze: bool) -> list[dict[str, Any]]:
+    h = game.hand
+    live = h is not None and h.result is None
+    seats = []
+    for i, s in enumerate(game.seats):
+        cards: list[CardView] = []
+        status = ""
+        committed = 0
+        if h is not None and i in h.order:
+            shown = game.visible_cards(i, LEARNER)
+            cards = [CardView(None)] * (game.dealt(i) - len(shown))
+            cards += [CardView(card_by_label(c), c) for c in shown]
+            if i == LEARNER and squeeze:
+                cards[3] = CardView(None)
+            if h.folded[i]:
+                status = pgettext("course", "甩了")
+            elif live and h.checked[i] and not h.bet_this_round:
+                status = pgettext("course", "休了")
+            committed = h.committed[i] if live else 0
+        marks = live and not squeeze and h is not None
+        seats.append({
+            "index": i, "name": display_name(game, i), "bot": s.bot, "cards": cards,
+            "bobo": s.bobo - committed, "stake": committed, "status": status,
+            "folded": h is not None and i in h.order and h.folded[i],
+            "dealer": game.state.dealer == i if h is None else h.dealer == i,
+            "dangjia": h is not None and h.dangjia == i,
+            "to_act": marks and h is not None and h.to_act == i,
+            "leader": marks and h is not None and h.leader == i and h.round in (2, 3),
+        })
+    return seats
+
+
+def _buttons(game: Game) -> list[dict[str, Any]]:
+    legal = teaching.legal(game)
+    words = {
+        Act.CALL: pgettext("course", "瞧到 %(n)s") % {"n": legal.call_to},
+        Act.CHECK: pgettext("course button", "休"),
+        Act.FOLD: pgettext("course", "甩"),
+        Act.TUO: pgettext("course", "拖到 %(n)s") % {"n": legal.tuo},
+        Act.QIAO: pgettext("course", "敲（%(n)s）") % {"n": legal.qiao},
+    }
+    return [{"act": a.value, "word": words[a], "meaning": text(MEANINGS[a])}
+            for a in legal.acts if a in words]
+
+
+def stop(request: HttpRequest, n: int) -> HttpResponse:
+    all_stops = teaching.stops()
+    if not 1 <= n <= len(all_stops):
+        raise Http404(pgettext("course", "教学牌桌没有这一步。"))
+    current = all_stops[n - 1]
+    game = teaching.game_at(n)
+    context: dict[str, Any] = {
+        "stop": current, "n": n, "total": len(all_stops),
+        "dots": ["done"] * (n - 1) + ["current"] + ["todo"] * (len(all_stops) - n),
+    }
+    status = 200
+    if "act" in request.GET:
+        try:
+            act = Act(request.GET["act"])
+            raw = request.GET.get("amount")
+            amount = parse_int(raw, 0, 10_000_000) if act is Act.RAISE else None
+            tried = teaching.attempt(current, game, act, amount, request.GET.getlist("head"))
+        except (ValueError, NumberError):
+            context["problem"] = pgettext(
+                "course", "现在不能这样做：请按下面的一个按钮（返要写到多少，扯要选两张牌）。")
+            status = 400
+        else:
+            if tried.ok:
+                return HttpResponseRedirect(_stop_url(n + 1))
+            context["tried"] = tried
+            context["why"] = text(tried.why) if tried.why else text(
+                "在这手教学里，先照建议打；以后在练习牌桌上可以随便试。")
+    h = game.hand
+    legal = teaching.legal(game)
+    choosing = current.you is not None
+    context.update(
+        title=text(current.title),
+        paragraphs=[text(p) for p in current.text],
+        seats=_seats(game, current.squeeze),
+        hand=h, live=h is not None and h.result is None, stakes=game.rules.stakes,
+        level=h.level if h is not None else 0, round=h.round if h is not None else 0,
+        choosing=choosing, legal=legal,
+        betting=choosing and game.phase is Phase.BETTING,
+        splitting=choosing and game.phase is Phase.SHOWDOWN,
+        buttons=_buttons(game) if choosing else [],
+        meanings={a.value: text(m) for a, m in MEANINGS.items()},
+        my_cards=[CardView(card_by_label(c), c) for c in game.visible_cards(LEARNER, LEARNER)],
+        squeeze_card=card_by_label(h.cards[LEARNER][3]) if current.squeeze and h else None,
+        result=_result_view(game, h) if h is not None and h.result is not None else None,
+        last=n == len(all_stops),
+        next_url=_stop_url(n + 1) if n < len(all_stops) else "",
+        next_label=text(current.next_label) if current.next_label else "",
+        suggestion=_suggestion(current, legal),
+    )
+    return render(request, "course/teach.html", context, status=status)
+
+
+def _suggestion(current: teaching.Stop, legal: Any) -> str:
+    """The suggested button, in words (for the 下一步 link on a stop that asks for one)."""
+    you = current.you
+    if you is None:
+        return ""
+    if you.kind is Act.RAISE:
+        return pgettext("course", "发招到 %(n)s") % {"n": you.amount} if legal.opening else \
+            pgettext("course", "返到 %(n)s") % {"n": you.amount}
+    if you.kind is Act.SPLIT:
+        return pgettext("course", "扯")
+    if you.kind is Act.CALL:
+        return pgettext("course", "瞧到 %(n)s") % {"n": legal.call_to}
+    return {Act.CHECK: pgettext("course button", "休"), Act.FOLD: pgettext("course", "甩")}.get(
+        you.kind, you.kind.label)
