@@ -26,5 +26,6 @@ urlpatterns = [
     path("rules/app/", reference.rules_app_page, name="rules_app"),
     path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
+    path("splits/table/", splits.at_table, name="splits-table"),
     path("squeeze/", squeeze.squeeze_page, name="squeeze"),
 ]
