@@ -38,8 +38,8 @@ def take_lesson(page: Any, lesson: course.Lesson, mistakes: int, shots: str | No
                 screenshot: Any) -> None:
     for ex in lesson.exercises:
         expect(page.locator(".quiz-prompt")).to_be_visible()
-        if shots and ex.n == 1:
-            screenshot(page, f"{shots}-question")
+        if shots:
+            screenshot(page, f"{shots}-question-{ex.n}")
         answer_exercise(page, lesson, ex.n, correct=ex.n > mistakes)
         expect(page.locator(".quiz-verdict")).to_be_visible()
         if ex.n < len(lesson.exercises):
@@ -130,3 +130,42 @@ def test_course_without_javascript(live_server: Any, chromium_browser: Any,
         screenshot(page, "course-map-nojs")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh", "desktop"), ("zh", "phone"), ("en", "desktop"),
+                                            ("en", "phone")])
+def test_last_lesson_leads_to_the_teaching_table(live_server: Any, browser_page: Any,
+                                                 screenshot: Any, lang: str, size: str) -> None:
+    page = browser_page
+    if size == "phone":
+        page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/lang/?language={'zh-hans' if lang == 'zh' else 'en'}"
+              "&next=/course/mango/")
+    page.locator("[data-course-next]").click()
+    mango = course.lessons()[-1]
+    take_lesson(page, mango, mistakes=2, shots=f"course-mango-{lang}-{size}",
+                screenshot=screenshot)
+    stars = page.locator(".course-done .course-stars")
+    expect(stars).to_have_attribute("aria-label", "1 颗星（满分 3 颗）" if lang == "zh"
+                                    else "1 of 3 stars")
+    screenshot(page, f"course-mango-done-{lang}-{size}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.locator("[data-course-next]").click()
+    expect(page).to_have_url(f"{live_server.url}/course/table/1/")
+    page.goto(live_server.url + "/course/")
+    expect(page.locator(".course-map__step--done")).to_have_count(1)
+    expect(page.locator(".course-map__step--next")).to_contain_text(
+        "先看一整手" if lang == "zh" else "First, a whole hand")
+
+
+def test_squeeze_lesson_uses_the_squeeze_quiz(live_server: Any, phone_page: Any,
+                                              screenshot: Any, axe: Any) -> None:
+    page = phone_page
+    page.goto(live_server.url + "/course/squeeze/")
+    expect(page.locator(".course-read")).to_contain_text("串牌：露出一角能看出什么")
+    page.locator("[data-course-next]").click()
+    squeeze = course.lessons()[6]
+    take_lesson(page, squeeze, mistakes=0, shots="course-squeeze-phone", screenshot=screenshot)
+    expect(page.locator(".course-done .course-stars")).to_have_attribute(
+        "aria-label", "3 颗星（满分 3 颗）")
+    axe(page)

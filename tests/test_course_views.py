@@ -11,7 +11,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from engine import quiz as q
-from tests.english import game_terms, untranslated
+from tests.english import game_terms, unlinked, untranslated
 from tutorial import course
 from tutorial.models_course import CourseProgress, stars_for
 
@@ -110,7 +110,8 @@ def test_whole_course_three_stars_and_the_map(client: Client) -> None:
     assert all(p.stars == 3 and p.done for p in CourseProgress.objects.all())
     html = client.get("/course/").content.decode()
     assert html.count("3 颗星（满分 3 颗）") == len(lessons)
-    assert 'aria-current="step"' not in html
+    assert html.count('aria-current="step"') == 1  # only the teaching table is next
+    assert '<a class="path__link" href="/course/table/" aria-current="step">' in html
     assert 'href="/course/table/" data-course-next' in html
 
 
@@ -132,7 +133,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
 def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:
     les = course.lesson("betting")
     assert les is not None
-    html = answer(client, les, 1, wrong(les.exercises[0])).content.decode()
+    html = unlinked(answer(client, les, 1, wrong(les.exercises[0])).content.decode())
     assert "答错了。" in html and "答案：" in html and les.exercises[0].why in html
     assert "course-dots__dot--wrong" in html
     html = answer(client, les, 2, right(les.exercises[1])).content.decode()
@@ -221,3 +222,14 @@ def test_english_pages(client: Client) -> None:
             html = answer(client, les, ex.n, wrong(ex) if ex.n == 1 else right(ex)).content.decode()
             assert untranslated(html, terms) == [], (les.slug, ex.n)
     assert "Next step" in html and "lesson done" in html.lower()
+
+
+def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> None:
+    from tutorial import walkthroughs as wt
+
+    walkthrough = wt.get_walkthrough("full-hand")
+    assert walkthrough is not None
+    last = len(walkthrough.steps)
+    html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
+    assert '<p class="wt-course"><a href="/course/">' in html
+    assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tutorial.models_night import Night
 
@@ -98,3 +99,46 @@ def test_a_night_on_one_phone(
     page.get_by_role("button", name="撤销：最后记的一盘").click()
     page.get_by_text("撤销了最后一条记录").wait_for()
     assert len(night.state().hands) == 1
+
+
+def test_a_night_in_new_york(live_server: Any, chromium_browser: Any, axe: Any) -> None:
+    """Regression (issue 15): a phone in another zone saw every time in China time; a
+    揍芒 with blank amounts was recorded as "没有输赢"; the chart plotted stacks."""
+    context = chromium_browser.new_context(viewport={"width": 390, "height": 844},
+                                           locale="zh-CN", timezone_id="America/New_York")
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(live_server.url + "/night/")
+    assert page.input_value("#tz") == "America/New_York"  # filled in from the browser
+    assert any(c["name"] == "tz" and c["value"] == "America%2FNew_York"
+               for c in context.cookies())
+    page.fill("#player1", "甲")
+    page.fill("#player2", "乙")
+    page.fill("#end", "23:30")
+    page.get_by_role("button", name="开始记分").click()
+    page.locator("#next-title").wait_for()
+    meta = page.inner_text(".night-meta")
+    assert "23:30 打圈芒" in meta and "时间按 America/New_York" in meta
+    assert Night.objects.get().time_zone == "America/New_York"
+    expect(page.locator(".chart__svg")).to_have_count(0)  # nothing to draw yet
+
+    # A 揍芒 with no amounts: refused, the reason next to the folder's amount.
+    page.get_by_text("或者直接填输赢").click()
+    page.check("#kind-zou")
+    page.select_option("#pot_to", "乙")
+    page.get_by_role("button", name="记下这一盘").click()
+    expect(page.locator("#net0-error")).to_contain_text("至少输掉皮 1")
+    assert Night.objects.get().events.count() == 0
+    page.fill("#net0", "-1")
+    page.fill("#net1", "1")
+    page.get_by_role("button", name="记下这一盘").click()
+    page.get_by_text("第 1 盘记好了").wait_for()
+    expect(page.locator(".chart__zero")).to_have_count(1)
+    shot(page, "night-new-york")
+    page.locator(".chart").screenshot(path=str(ARTIFACTS / "night-chart-results.png"),
+                                      caret="initial")
+    axe(page)
+    context.close()
+    assert errors == []

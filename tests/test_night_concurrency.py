@@ -84,7 +84,7 @@ class Client:
 
     def create_night(self) -> tuple[str, str]:
         data = {f"player{i}": name for i, name in enumerate(PLAYERS, start=1)}
-        data |= {"stakes": "1、3", "bobo": "2000", "end": "23:59", "tz": "0"}
+        data |= {"stakes": "1、3", "bobo": "2000", "end": "23:59", "tz": "UTC"}
         status, text, headers = self.request("POST", "/night/", data)
         assert status == 302, text[:2000]
         token = headers["location"].rstrip("/").split("/")[-1]

@@ -80,6 +80,7 @@ def test_wrong_answer_then_next_question(live_server: Any, browser_page: Any,
     assert "seed=" in page.url  # the new question has its own address
 
 
+@pytest.mark.allow_http_errors  # a bad answer is refused with a 400
 def test_order_reset_and_bad_input_message(live_server: Any, browser_page: Any) -> None:
     page = browser_page
     page.goto(f"{live_server.url}/quiz/order/?seed=3&level=1")

@@ -65,12 +65,18 @@ def test_teaching_table_zh_desktop(live_server: Any, browser_page: Any, screensh
     expect(page.locator(".seat__name small").first).to_have_text("初级")
 
 
-def test_teaching_table_en_phone(live_server: Any, phone_page: Any, screenshot: Any) -> None:
-    page = phone_page
-    page.goto(f"{live_server.url}/lang/?language=en&next=/course/")
-    play_through(page, live_server.url, screenshot, "teach-en-phone")
-    expect(page.locator(".course-done")).to_contain_text("first hand")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+@pytest.mark.parametrize(("lang", "size"), [("zh", "phone"), ("en", "desktop"), ("en", "phone")])
+def test_teaching_table_languages_and_sizes(live_server: Any, browser_page: Any, screenshot: Any,
+                                            lang: str, size: str) -> None:
+    page = browser_page
+    if size == "phone":
+        page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/lang/?language={'zh-hans' if lang == 'zh' else 'en'}"
+              "&next=/course/")
+    play_through(page, live_server.url, screenshot, f"teach-{lang}-{size}")
+    expect(page.locator(".course-done")).to_contain_text(
+        "第一手打完了" if lang == "zh" else "first hand")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 def test_teaching_table_without_javascript(live_server: Any, chromium_browser: Any) -> None:

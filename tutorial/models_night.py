@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -56,6 +58,9 @@ class Night(models.Model):
     starting_bobo = models.PositiveIntegerField()
     first_dealer = models.PositiveSmallIntegerField(default=0)
     end_at = models.DateTimeField()
+    # The zone the night's times are entered and shown in (an IANA name; the creator's
+    # browser zone, or the one they typed).
+    time_zone = models.CharField(max_length=64, default="Asia/Shanghai")
     bill = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -64,6 +69,13 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return self.title or "、".join(self.players)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ValueError, ZoneInfoNotFoundError):  # pragma: no cover - checked on entry
+            return ZoneInfo(settings.TIME_ZONE)
 
     @property
     def rules(self) -> Rules:
@@ -159,10 +171,11 @@ class HandRecord:
 
 @dataclass
 class Point:
-    """The 钵钵 of everyone after ``hands`` hands (re-buys add a point at the same x)."""
+    """Everyone's result so far (钵钵 minus what they bought in, so a re-buy does not
+    move it) after ``hands`` hands."""
 
     hands: int
-    bobo: dict[str, int]
+    net: dict[str, int]
 
 
 @dataclass
@@ -255,7 +268,7 @@ class NightState:
         return Charge(kind, amount, paid)
 
     def snapshot(self) -> None:
-        self.points.append(Point(len(self.hands), {p.name: p.bobo for p in self.players}))
+        self.points.append(Point(len(self.hands), {p.name: p.net for p in self.players}))
 
     def play(self, event: NightEvent) -> None:
         data = event.data
@@ -327,7 +340,6 @@ class NightState:
             player.bought += amount
             player.rebuys += 1
             player.active = True
-            self.snapshot()
         elif player is not None and event.kind == "leave":
             player.active = False
 

@@ -2,7 +2,7 @@
 // script every form still works: cards are typed as codes, links are copied by hand.
 //  - card picker: tap a card to add it to a player's hand; only cards still in the
 //    deck are offered (2 of each kind, 1 丁丁 R3, 1 大鬼 JK)
-//  - "copy link" buttons, the browser's time zone for the 圈芒 time
+//  - "copy link" buttons, the browser's time zone (IANA name) for a new night
 //  - with htmx: choosing a split re-computes at once; focus follows the result
 (function () {
   "use strict";
@@ -197,8 +197,9 @@
   }
 
   function initTz(root) {
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
     root.querySelectorAll("input[data-tz]").forEach(function (input) {
-      input.value = String(new Date().getTimezoneOffset());
+      if (zone) { input.value = zone; }
     });
   }
 

@@ -13,6 +13,15 @@
     if (token) { event.detail.headers["X-CSRFToken"] = token; }
   });
 
+  // The browser's time zone (an IANA name) for the server, which shows times in it
+  // (tutorial/timezones.py); without it the site's zone applies and is named.
+  var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  var stored = document.cookie.match(/(?:^|;\s*)tz=([^;]+)/);
+  if (zone && (!stored || decodeURIComponent(stored[1]) !== zone)) {
+    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax" +
+      (location.protocol === "https:" ? "; secure" : "");
+  }
+
   // When an htmx request fails, tell the user in a live region instead of failing silently.
   document.addEventListener("htmx:responseError", function () {
     var region = document.getElementById("htmx-status");

@@ -16,10 +16,10 @@ import csv
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
 from decimal import Decimal, InvalidOperation
 from itertools import pairwise
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
@@ -51,6 +51,7 @@ from tutorial.models_night import (
     dinner_split,
     replay,
 )
+from tutorial.timezones import zone_named
 from tutorial.views.calc import is_htmx
 from tutorial.visitor_text import clean, key
 
@@ -94,17 +95,12 @@ def _name_error(name: str) -> str | None:
 # --------------------------------------------------------------------------- create
 
 
-def _parse_end(text: str, tz_offset: str, now: datetime) -> datetime | None:
-    """``HH:MM`` today (tomorrow if that has passed), in the browser's time zone when
-    the page sent its offset (minutes, as JavaScript's getTimezoneOffset), else the
-    site's."""
+def _parse_end(text: str, zone: ZoneInfo, now: datetime) -> datetime | None:
+    """``HH:MM`` in the night's zone, today (tomorrow if that has passed)."""
     match = re.fullmatch(r"(\d{1,2}):(\d{2})", text.strip())
     if not match or int(match[1]) > 23 or int(match[2]) > 59:
         return None
-    offset = _int(tz_offset, -840, 840) if tz_offset else None
-    tz = (dt_timezone(timedelta(minutes=-offset)) if offset is not None
-          else timezone.get_current_timezone())
-    local = now.astimezone(tz)
+    local = now.astimezone(zone)
     end = local.replace(hour=int(match[1]), minute=int(match[2]), second=0, microsecond=0)
     if end <= local:
         end += timedelta(days=1)
@@ -118,12 +114,14 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     given = [n for n in names if n]
     seen: set[str] = set()
     for i, (raw, name) in enumerate(zip(typed, names, strict=True), start=1):
-        problem = _name_error(name) if name else None
-        if raw.strip() and not name:
+        if name:
+            problem = _name_error(name) or (
+                _("这个名字前面已经有了，每人名字要不一样。") if key(name) in seen else None)
+            seen.add(key(name))
+        elif raw.strip():
             problem = _("这个名字只有看不见的字符，写上能看见的字。")
-        elif name and key(name) in seen:
-            problem = problem or _("这个名字前面已经有了，每人名字要不一样。")
-        seen.add(key(name))
+        else:
+            continue
         if problem:
             errors[f"player{i}"] = problem
     if len(given) < 2 and "player1" not in errors:
@@ -135,24 +133,29 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     bobo_text = data.get("bobo", "").strip()
     bobo = _int(bobo_text, 0, BOBO_MAX)
     if bobo is None:
-        errors["bobo"] = _("钵钵要写整数。")
+        errors["bobo"] = _("钵钵要写整数，最多 %(max)d。") % {"max": BOBO_MAX}
     elif stakes is not None and bobo < stakes.first_bobo:
         errors["bobo"] = _("打 %(stakes)s，头一次的钵钵至少 %(min)d。") % {
             "stakes": stakes.name, "min": stakes.first_bobo}
-    end = _parse_end(data.get("end", ""), data.get("tz", ""), timezone.now())
-    if end is None:
+    zone_name = data.get("tz", "").strip()[:64] or timezone.get_current_timezone_name()
+    zone = zone_named(zone_name)
+    end = _parse_end(data.get("end", ""), zone, timezone.now()) if zone else None
+    if zone is None:
+        errors["tz"] = _("不认识的时区：写成 Asia/Shanghai、Europe/London 这样的名字。")
+    elif end is None:
         errors["end"] = _("写上几点打圈芒，比如 18:00。")
     rules_name = data.get("rules", "xuanjing")
     if rules_name not in ("xuanjing", "app"):
         errors["rules"] = _("选一种芒果算法。")
     title = clean(data.get("title", ""))[:60]
     values = {"names": names, "stakes": stakes_name, "bobo": bobo_text, "title": title,
-              "end": data.get("end", ""), "rules": rules_name}
+              "end": data.get("end", ""), "tz": zone_name, "rules": rules_name}
     if errors:
         return None, errors, values
-    assert end is not None and bobo is not None
+    assert end is not None and bobo is not None and zone is not None
     night = Night.objects.create(title=title, players=given, stakes=stakes_name,
-                                 rules_name=rules_name, starting_bobo=bobo, end_at=end)
+                                 rules_name=rules_name, starting_bobo=bobo, end_at=end,
+                                 time_zone=zone_name)
     return night, errors, values
 
 
@@ -160,7 +163,8 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",
-                              "end": "", "title": "", "rules": "xuanjing"}
+                              "end": "", "title": "", "rules": "xuanjing",
+                              "tz": timezone.get_current_timezone_name()}
     if request.method == "POST":
         night, errors, values = _create(request.POST)
         if night is not None:
@@ -228,10 +232,15 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
     nets: dict[str, int] = {}
     for p in state.active:
         text = data.get(f"net{p.seat}", "").strip() or "0"
-        value = _int(text, -BOBO_MAX, BOBO_MAX)
-        if value is None:
-            errors[f"net{p.seat}"] = _("写整数（输了写负数），没输没赢写 0。")
-            continue
+        try:
+            value = parse_int(text, -left[p.name], BOBO_MAX)
+        except NumberError as e:
+            if not text.startswith("-") or not e.out_of_range:
+                errors[f"net{p.seat}"] = (
+                    _("写整数（输了写负数），没输没赢写 0。") if not e.out_of_range
+                    else _("太大了：最多写 %(max)d。") % {"max": BOBO_MAX})
+                continue
+            value = -BOBO_MAX  # more than this player has: said below
         if value < -left[p.name]:
             errors[f"net{p.seat}"] = _("%(name)s 只有 %(left)d，最多输 %(left)d。") % {
                 "name": p.name, "left": left[p.name]}
@@ -251,10 +260,26 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
             errors["pot_to"] = _("揍芒：选最后剩下的那个人。")
         elif not pot_to and pot > 0:
             errors["pot_to"] = _("桌上有 %(pot)d 的芒果和皮：选谁吃了皮。") % {"pot": pot}
+        elif kind == "zou":
+            _check_zou(night, state, nets, pot_to, left, errors)
     if errors:
         raise Problem(errors)
     return {"kind": kind, "nets": {k: v for k, v in nets.items() if v},
             "pot_to": pot_to if kind != "xiu" else "", "quan": state.in_quan}
+
+
+def _check_zou(night: Night, state: NightState, nets: dict[str, int], last: str,
+               left: dict[str, int], errors: dict[str, str]) -> None:
+    """揍芒 (RULES.md §4 and §6): everyone else folded in round 1, and a player who folds
+    loses at least the 皮 (all they have, if less) to the one left: a 揍芒 always has a
+    result, never "没有输赢"."""
+    pi = night.rules.stakes.pi
+    for p in state.active:
+        least = min(pi, left[p.name])
+        if p.name != last and f"net{p.seat}" not in errors and nets[p.name] > -least:
+            errors[f"net{p.seat}"] = _(
+                "揍芒：%(name)s 甩了牌，至少输掉皮 %(pi)d（写 -%(pi)d 或输得更多）。") % {
+                "name": p.name, "pi": least}
 
 
 def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
@@ -288,9 +313,10 @@ def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     if player is None:
         raise Problem({"rebuy_player": _("选一个人。")})
     minimum = night.rules.stakes.later_bobo
-    amount = _int(data.get("amount", ""), 0, BOBO_MAX)
-    if amount is None or amount < minimum:
-        raise Problem({"amount": _("补钵钵至少 %(min)d。") % {"min": minimum}})
+    amount = _int(data.get("amount", ""), minimum, BOBO_MAX)
+    if amount is None:
+        raise Problem({"amount": _("补钵钵写 %(min)d 到 %(max)d 之间的整数。") % {
+            "min": minimum, "max": BOBO_MAX}})
     return {"player": player.name, "amount": amount}
 
 
@@ -345,7 +371,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         night.save(update_fields=["end_at"])
         messages.success(request, _("到点了：下一盘开始打圈芒。"))
     elif action == "end":
-        end = _parse_end(data.get("end", ""), data.get("tz", ""), timezone.now())
+        end = _parse_end(data.get("end", ""), night.zone, timezone.now())
         if end is None:
             raise Problem({"end": _("写上几点打圈芒，比如 18:00。")})
         if state.quan_start is not None:
@@ -446,7 +472,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "dinner": dinner,
         "names": names,
         "quan_kind": Mango.QUAN,
-        "end_local": timezone.localtime(night.end_at),
+        "end_local": timezone.localtime(night.end_at, night.zone),
+        "bobo_max": BOBO_MAX,
     }
 
 
@@ -479,7 +506,7 @@ class Chart:
     series: list[Series]
     y_ticks: list[tuple[float, int]]
     x_ticks: list[tuple[float, int]]
-    rows: list[tuple[int, list[int]]]  # (hands, bobo per player) for the data table
+    rows: list[tuple[int, list[int]]]  # (hands, result per player) for the data table
     names: list[str]
     left: int
     right: int
@@ -503,18 +530,26 @@ class Chart:
     def x_label_y(self) -> int:
         return self.height - self.bottom + 18
 
+    @property
+    def zero_y(self) -> float:
+        return next(y for y, v in self.y_ticks if v == 0)
 
-def chart(state: NightState) -> Chart:
-    """Each player's 钵钵 after every hand, as SVG coordinates (drawn by the template)."""
+
+def chart(state: NightState) -> Chart | None:
+    """Each player's result (won or lost so far; re-buys do not count) after every hand,
+    as SVG coordinates drawn by the template, with a line at zero.  None before the
+    first hand: there is nothing to draw."""
+    if not state.hands:
+        return None
     width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
     points = state.points
-    hands = max(points[-1].hands, 1)
-    values_all = [v for pt in points for v in pt.bobo.values()] or [0]
-    # The axis spans the values (not from 0): small swings stay visible.
+    hands = points[-1].hands
+    values_all = [v for pt in points for v in pt.net.values()]
+    # The axis spans the values and zero (everyone starts there).
     step_y = _nice(max((max(values_all) - min(values_all)) / 4, 1))
-    low = (min(values_all) // step_y) * step_y
-    high = -(-max(values_all) // step_y) * step_y
+    low = min(min(values_all) // step_y * step_y, 0)
+    high = max(-(-max(values_all) // step_y) * step_y, 0)
     if high == low:
         high = low + step_y
 
@@ -526,8 +561,8 @@ def chart(state: NightState) -> Chart:
 
     series = []
     for i, name in enumerate(names):
-        values = [pt.bobo[name] for pt in points]
-        coords = " ".join(f"{x(pt.hands)},{y(pt.bobo[name])}" for pt in points)
+        values = [pt.net[name] for pt in points]
+        coords = " ".join(f"{x(pt.hands)},{y(pt.net[name])}" for pt in points)
         series.append(Series(i, name, coords, values, x(points[-1].hands) + 6,
                              y(values[-1]) + 4))
     _spread_labels(series, top + 8, height - bottom)
@@ -536,12 +571,12 @@ def chart(state: NightState) -> Chart:
     y_ticks = [(y(v), v) for v in range(low, high + 1, step_y)]
     # The players' names are the visitor's own text: marked translate="no".
     summary = mark_safe(escape(pgettext("list", "；")).join(
-        escape(_("%(name)s 从 %(start)d 到 %(end)d")) % {
+        escape(_("%(name)s 现在 %(net)+d")) % {
             "name": format_html('<tspan translate="no">{}</tspan>', s.name),
-            "start": s.values[0], "end": s.values[-1]}
+            "net": s.values[-1]}
         for s in series))
     return Chart(width, height, series, y_ticks, x_ticks,
-                 [(pt.hands, [pt.bobo[n] for n in names]) for pt in points], names,
+                 [(pt.hands, [pt.net[n] for n in names]) for pt in points], names,
                  left, right, top, bottom, summary)
 
 
@@ -576,19 +611,19 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     names = list(night.players)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     # Named by the date, not the row id (which would tell how many nights the site has).
-    day = timezone.localtime(night.created).strftime("%Y-%m-%d")
+    day = timezone.localtime(night.created, night.zone).strftime("%Y-%m-%d")
     response["Content-Disposition"] = f'attachment; filename="chexuan-night-{day}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
     writer = _SafeWriter(response)
-    writer.writerow([_("序号"), _("时间"), _("记录"), pgettext("companion", "发牌"),
-                     pgettext("companion", "芒果"), _("皮归"),
+    writer.writerow([_("序号"), _("时间（%(zone)s）") % {"zone": night.time_zone}, _("记录"),
+                     pgettext("companion", "发牌"), pgettext("companion", "芒果"), _("皮归"),
                      *(f"{n} {pgettext('companion', '输赢')}" for n in names),
                      *(f"{n} {_('钵钵')}" for n in names)])
     state = replay(night, [], timezone.now())
     for event in events:
         hands_before = len(state.hands)
         state.apply(event)
-        at = timezone.localtime(event.at).strftime("%Y-%m-%d %H:%M")
+        at = timezone.localtime(event.at, night.zone).strftime("%Y-%m-%d %H:%M")
         if event.kind == "hand" and len(state.hands) > hands_before:
             hand = state.hands[-1]
             label = {"show": pgettext("companion", "比牌"), "zou": _("揍芒"),
