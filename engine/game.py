@@ -157,6 +157,7 @@ class Act(StrEnum):
     SANHUA = "sanhua"  # showdown: declare 三花 (no result)
     REBUY = "rebuy"  # between hands: add chips (≥ the later-钵钵 minimum)
     LEAVE = "leave"  # between hands: leave the table with one's chips
+    SIT = "sit"  # between hands: take one's seat again after leaving (入座)
     DEAL = "deal"  # between hands: deal the next hand
     END = "end"  # between hands: the agreed end time has come → 圈芒 final orbit
 
@@ -168,7 +169,7 @@ class Act(StrEnum):
 _ACT_LABELS = {
     Act.CALL: "瞧", Act.RAISE: "返", Act.TUO: "拖", Act.QIAO: "敲", Act.CHECK: "休",
     Act.FOLD: "甩", Act.SPLIT: "扯牌", Act.SANHUA: "报三花", Act.REBUY: "添钵钵",
-    Act.LEAVE: "离座", Act.DEAL: "发牌", Act.END: "打圈芒",
+    Act.LEAVE: "离座", Act.SIT: "入座", Act.DEAL: "发牌", Act.END: "打圈芒",
 }
 BETTING = frozenset({Act.CALL, Act.RAISE, Act.TUO, Act.QIAO, Act.CHECK, Act.FOLD})
 
@@ -446,8 +447,8 @@ class Game:
             return Legal(seat, ())
         if st.phase is Phase.BETWEEN:
             acts: list[Act] = []
-            if seat is not None and 0 <= seat < len(st.seats) and not st.seats[seat].left:
-                acts += [Act.REBUY, Act.LEAVE]
+            if seat is not None and 0 <= seat < len(st.seats):
+                acts += [Act.SIT] if st.seats[seat].left else [Act.REBUY, Act.LEAVE]
             if self._deal_problem() is None:
                 acts.append(Act.DEAL)
                 if st.quan_start is None:
@@ -517,7 +518,7 @@ class Game:
             return self._verify_between(action)
         h = st.hand
         assert h is not None
-        if kind in (Act.REBUY, Act.LEAVE, Act.DEAL, Act.END):
+        if kind in (Act.REBUY, Act.LEAVE, Act.SIT, Act.DEAL, Act.END):
             raise ActionError(ErrorCode.BETWEEN_HANDS_ONLY,
                               f"{kind.label} is only possible between hands", act=kind.value)
         if action.seat is None:
@@ -602,9 +603,14 @@ class Game:
         kind = action.kind
         if kind in BETTING or kind in (Act.SPLIT, Act.SANHUA):
             raise ActionError(ErrorCode.NO_HAND, "no hand is being played: deal first")
-        if kind in (Act.REBUY, Act.LEAVE):
+        if kind in (Act.REBUY, Act.LEAVE, Act.SIT):
             if action.seat is None or not 0 <= action.seat < len(st.seats):
                 raise ActionError(ErrorCode.NO_SUCH_SEAT, "no such seat")
+            if kind is Act.SIT:
+                if not st.seats[action.seat].left:
+                    raise ActionError(ErrorCode.NOT_POSSIBLE, "入座 is for a player who left",
+                                      act=kind.value)
+                return Action(kind, action.seat)
             if st.seats[action.seat].left:
                 name = st.seats[action.seat].name
                 raise ActionError(ErrorCode.SEAT_LEFT, f"{name} has left the table", name=name)
@@ -649,8 +655,15 @@ class Game:
         done = self.verify(action)
         self.state.log.append(done.to_dict())
         h = self.state.hand
+        entry: dict[str, Any] = {}
         if h is not None and self.state.phase is not Phase.BETWEEN:
-            h.actions.append(done.to_dict())
+            # The hand's own record also says when and how (for a readable log): the
+            # round (4 = the showdown), whether a bet was the round's 发招, and for every
+            # bet the player's commitment after it ("to").
+            entry = {**done.to_dict(), "round": h.round}
+            if done.kind in (Act.RAISE, Act.TUO, Act.QIAO) and not h.bet_this_round:
+                entry["lead"] = True
+            h.actions.append(entry)
         k = done.kind
         if k is Act.REBUY:
             assert done.seat is not None and done.amount is not None
@@ -662,6 +675,9 @@ class Game:
             self.state.seats[done.seat].left = True
             if len(self.seated()) < 2:
                 self.state.phase = Phase.OVER
+        elif k is Act.SIT:
+            assert done.seat is not None
+            self.state.seats[done.seat].left = False
         elif k is Act.END:
             self.state.quan_start = self.state.dealer
             self.state.quan_moves = 0
@@ -671,6 +687,8 @@ class Game:
             self._showdown_act(done)
         else:
             self._bet(done)
+            assert h is not None and done.seat is not None
+            entry["to"] = h.committed[done.seat]
         return done
 
     def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,

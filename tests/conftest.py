@@ -5,12 +5,16 @@ Browser fixtures (Playwright sync API driving Debian's /usr/bin/chromium; never 
 
 * ``chromium_browser`` (session): the launched browser.
 * ``browser_page`` (function): a new context + page per test, viewport 1280x900,
-  Chinese Accept-Language.  ``phone_page`` is the same at a phone size (390x844).
+  Chinese Accept-Language.  ``phone_page`` is the same at a phone size (390x844),
+  ``nojs_page`` the same with JavaScript turned off.
 * ``screenshot``: ``screenshot(page, "name")`` saves tests/artifacts/name.png (full page).
 * ``axe``: ``axe(page)`` runs axe-core and fails on serious/critical violations.
 
-Every page fixture fails its test on a request to another host, a Content-Security-Policy
-violation or an uncaught script error.
+Every page fixture fails its test on a request to another host, any console error (a
+Content-Security-Policy violation among them), an uncaught script error, a failed request
+or an HTTP response of 400 or more.  A test that provokes 4xx answers on purpose says so
+with ``@pytest.mark.allow_http_errors`` (then 4xx responses, and the console lines the
+browser writes about them, are allowed; 5xx never are).
 
 Browser tests use pytest-django's ``live_server`` and are marked ``@pytest.mark.browser``.
 """
@@ -80,10 +84,53 @@ def chromium_browser() -> Iterator[Any]:
         browser.close()
 
 
-def _new_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    """A page that records what must never happen on our pages: a request to another host,
-    a Content-Security-Policy violation or an uncaught script error; the test fails on any."""
-    context = browser.new_context(viewport=viewport, locale="zh-CN")
+def _allows_http_errors(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("allow_http_errors") is not None
+
+
+def watch(context: Any, page: Any, problems: list[str], *, allow_4xx: bool = False) -> None:
+    """Record on ``page`` what must never happen on our pages: a console error, an uncaught
+    script error, a failed request, an HTTP error response (4xx only if ``allow_4xx``)."""
+
+    def console(msg: Any) -> None:
+        if msg.type != "error":
+            return
+        if allow_4xx and re.search(r"status of 4\d\d", msg.text):
+            return  # the browser's own line about an expected 4xx response
+        problems.append(f"console: {msg.text}")
+
+    def response(resp: Any) -> None:
+        if resp.status >= 500 or (resp.status >= 400 and not allow_4xx):
+            problems.append(f"HTTP {resp.status}: {resp.request.method} {resp.url}")
+
+    def failed(req: Any) -> None:
+        # ERR_ABORTED is the browser cancelling a request itself (a navigation leaves the
+        # page before the favicon arrived, htmx drops a superseded request): no failure.
+        if not context.closing and req.failure != "net::ERR_ABORTED":
+            problems.append(f"request failed ({req.failure}): {req.method} {req.url}")
+
+    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    page.on("console", console)
+    page.on("response", response)
+    page.on("requestfailed", failed)
+
+
+class _Context:
+    """A browser context that knows when it is being closed (requests cut off then are
+    not failures of the page)."""
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+        self.closing = False
+
+
+def _new_page(browser: Any, viewport: dict[str, int], allow_4xx: bool,
+              javascript: bool = True) -> Iterator[Any]:
+    """A page that records what must never happen on our pages (see :func:`watch`) and
+    requests to another host; the test fails on any."""
+    context = browser.new_context(viewport=viewport, locale="zh-CN",
+                                  java_script_enabled=javascript)
+    state = _Context(context)
     problems: list[str] = []
 
     def route(route: Any) -> None:
@@ -96,30 +143,32 @@ def _new_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-    page.on(
-        "console",
-        lambda msg: problems.append(f"console: {msg.text}")
-        if msg.type == "error" and "Content Security Policy" in msg.text
-        else None,
-    )
+    watch(state, page, problems, allow_4xx=allow_4xx)
+    context.on("page", lambda other: watch(state, other, problems, allow_4xx=allow_4xx))
     page.set_default_timeout(10_000)
     yield page
+    state.closing = True
     context.close()
     if problems:
         pytest.fail("browser problems:\n" + "\n".join(problems))
 
 
 @pytest.fixture
-def browser_page(chromium_browser: Any) -> Iterator[Any]:
+def browser_page(chromium_browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh desktop-size page (new browser context per test)."""
-    yield from _new_page(chromium_browser, DESKTOP)
+    yield from _new_page(chromium_browser, DESKTOP, _allows_http_errors(request))
 
 
 @pytest.fixture
-def phone_page(chromium_browser: Any) -> Iterator[Any]:
+def nojs_page(chromium_browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh desktop-size page with JavaScript turned off."""
+    yield from _new_page(chromium_browser, DESKTOP, _allows_http_errors(request), False)
+
+
+@pytest.fixture
+def phone_page(chromium_browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh phone-size page (390x844)."""
-    yield from _new_page(chromium_browser, PHONE)
+    yield from _new_page(chromium_browser, PHONE, _allows_http_errors(request))
 
 
 @pytest.fixture

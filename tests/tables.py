@@ -27,10 +27,10 @@ def save_game(url: str, game: Game) -> None:
     table.save()
 
 
-def open_table(page: Any, live_server: Any, level: str) -> str:
-    """Start a table with two bots of ``level`` through the start form; its address."""
+def open_table(page: Any, live_server: Any, level: str, bots: int = 2) -> str:
+    """Start a table with ``bots`` bots of ``level`` through the start form; its address."""
     page.goto(f"{live_server.url}/table/")
-    page.select_option("#bots", "2")
+    page.select_option("#bots", str(bots))
     page.check(f"input[name=level][value={level}]")
     page.click("button[type=submit]:has-text('开桌')")
     page.wait_for_selector("#board")

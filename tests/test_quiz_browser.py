@@ -80,6 +80,7 @@ def test_wrong_answer_then_next_question(live_server: Any, browser_page: Any,
     assert "seed=" in page.url  # the new question has its own address
 
 
+@pytest.mark.allow_http_errors  # a bad answer is refused with a 400
 def test_order_reset_and_bad_input_message(live_server: Any, browser_page: Any) -> None:
     page = browser_page
     page.goto(f"{live_server.url}/quiz/order/?seed=3&level=1")
@@ -159,3 +160,17 @@ def test_english_feedback(live_server: Any, browser_page: Any, screenshot: Any,
     assert "Right!" in page.locator(".quiz-verdict").inner_text()
     axe(page)
     screenshot(page, "quiz-showdown-en-feedback")
+
+
+@pytest.mark.allow_http_errors
+def test_rate_limited_answer_says_so(live_server: Any, browser_page: Any, settings: Any,
+                                     screenshot: Any) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "write": (1, 60)}
+    page = browser_page
+    for seed in (5, 6):
+        page.goto(f"{live_server.url}/quiz/bigger/?seed={seed}&level=1")
+        question = q.generate("bigger", seed, 1, RULES)
+        answer_in_page(page, question, q.solve(question, RULES))
+    expect(page.get_by_role("alert")).to_have_text("请求太频繁了，请等一会儿再试。")
+    expect(page.locator("[data-quiz-form]")).to_be_visible()  # the question stays
+    screenshot(page, "quiz-rate-limited")

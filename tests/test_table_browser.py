@@ -98,41 +98,36 @@ def test_whole_hand_with_squeeze_and_split(browser_page: Any, live_server: Any,
     screenshot(page, "table-history")
 
 
-def test_whole_hand_without_javascript(chromium_browser: Any, live_server: Any,
+def test_whole_hand_without_javascript(nojs_page: Any, live_server: Any,
                                        screenshot: Callable[..., Any]) -> None:
-    context = chromium_browser.new_context(java_script_enabled=False, locale="zh-CN",
-                                           viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        url = open_table(page, live_server, "strong")
-        stack(url, STRONG_BOTS)
-        page.goto(url)
-        for _ in range(80):
-            if page.locator(".result").count():
-                break
-            if page.locator(".bot-step").count():
-                page.click(".bot-step button")  # no polling without JS: step by hand
-                continue
-            if page.locator(".squeeze__form").count():
-                page.click(".squeeze__form button")
-                continue
-            if page.locator(".split").count():
-                page.locator(".split__pick input").nth(0).check()
-                page.locator(".split__pick input").nth(2).check()
-                page.click(".split button:has-text('扯')")
-                continue
-            if page.locator("button[data-act=raise]").count() and \
-                    page.locator("button[data-act=check]").count():
-                page.click("button[data-act=raise]")
-            else:
-                page.click("button[data-act=call]")
-        assert page.locator(".result").count() == 1
-        screenshot(page, "table-nojs-result")
-    finally:
-        context.close()
+    page = nojs_page
+    url = open_table(page, live_server, "strong")
+    stack(url, STRONG_BOTS)
+    page.goto(url)
+    for _ in range(80):
+        if page.locator(".result").count():
+            break
+        if page.locator(".bot-step").count():
+            page.click(".bot-step button")  # no polling without JS: step by hand
+            continue
+        if page.locator(".squeeze__form").count():
+            page.click(".squeeze__form button")
+            continue
+        if page.locator(".split").count():
+            page.locator(".split__pick input").nth(0).check()
+            page.locator(".split__pick input").nth(2).check()
+            page.click(".split button:has-text('扯')")
+            continue
+        if page.locator("button[data-act=raise]").count() and \
+                page.locator("button[data-act=check]").count():
+            page.click("button[data-act=raise]")
+        else:
+            page.click("button[data-act=call]")
+    assert page.locator(".result").count() == 1
+    screenshot(page, "table-nojs-result")
 
 
+@pytest.mark.allow_http_errors  # the refusal is the point
 def test_stale_tab_is_told(browser_page: Any, live_server: Any) -> None:
     page = browser_page
     url = open_table(page, live_server, "strong")
@@ -148,10 +143,27 @@ def test_stale_tab_is_told(browser_page: Any, live_server: Any) -> None:
     other.close()
 
 
-def test_phone_layout(phone_page: Any, live_server: Any, screenshot: Callable[..., Any]) -> None:
-    url = open_table(phone_page, live_server, "simple")
+def fits(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_HEIGHT
+
+
+PHONE_HEIGHT = 844
+
+
+@pytest.mark.parametrize("bots", [2, 5])
+def test_phone_layout(phone_page: Any, live_server: Any, screenshot: Callable[..., Any],
+                      bots: int) -> None:
+    """At 390×844 the learner's cards and the panel that asks them to act show together,
+    without scrolling (the opponents are one compact line each)."""
+    url = open_table(phone_page, live_server, "simple", bots)
     stack(url, STRONG_BOTS)
     phone_page.goto(url)
-    screenshot(phone_page, "table-phone")
+    phone_page.wait_for_selector(".actions")
+    screenshot(phone_page, f"table-phone-{bots}", full_page=False)
     width = phone_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400
+    for selector in (".seat--me .seat__cards", ".actions button[data-act=call]",
+                     ".actions button[data-act=fold]"):
+        assert fits(phone_page, selector), selector
+    screenshot(phone_page, f"table-phone-{bots}-full")

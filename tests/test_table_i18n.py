@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 
 from engine.game import ERROR_PARAMS, Act, Action, ActionError, ErrorCode, Game, Phase
 from tests import english
-from tests.english import game_terms
+from tests.english import game_terms, unlinked
 from tutorial.models_table import PracticeTable
 from tutorial.views.table import (
     ACT_WORDS,
@@ -137,6 +137,7 @@ def test_every_table_string_has_an_english_translation() -> None:
     for template in (ROOT / "templates" / "table").glob("*.html"):
         ids |= _template_msgids(template.read_text())
     ids |= _python_msgids(ROOT / "tutorial" / "views" / "table.py")
+    ids |= _python_msgids(ROOT / "tutorial" / "table_log.py")
     ids |= set(ACT_WORDS.values()) | set(BOT_NAMES) | set(OUTCOME_WORDS)
     assert len(ids) > 150
     with translation.override("en"):
@@ -256,9 +257,25 @@ def test_outcomes_keep_chinese_and_get_an_english_gloss() -> None:
             g.apply(choose_split(g, g.to_act, "simple"))
         _put(url, g, squeezed=True)
         html = client.get(url).content.decode()
-        outcomes = re.findall(r'<p class="result__outcome">(.*?)</p>', html)
+        outcomes = re.findall(r'<p class="result__outcome">(.*?)</p>', unlinked(html))
         assert outcomes
         for line in outcomes:
-            m = re.search(r'<span lang="zh">(吃|走|死)</span>( \((win|stand-off|lose)\))?', line)
+            m = re.search(r'<span lang="zh(?:-Hans)?">(吃|走|死)</span>'
+                          r'( \((?:\w+, )?(win|stand-off|lose)\))?', line)
             assert m, line
             assert bool(m.group(2)) is expect, line
+
+
+def test_log_sentences_are_english_for_you_and_for_others() -> None:
+    """Every log sentence has two English wordings: "You call" and "Bot A calls"."""
+    from django.utils.translation import pgettext
+
+    from tutorial.table_log import SENTENCES
+
+    with translation.override("en"):
+        for msgid in SENTENCES.values():
+            others, you = pgettext("log", msgid), pgettext("log-you", msgid)
+            assert others != msgid and "%(who)s" in others, msgid
+            assert you.startswith("You ") and "%(who)s" not in you, msgid
+            assert set(PLACEHOLDER.findall(others)) == set(PLACEHOLDER.findall(msgid))
+            assert untranslated(f"<p>{you}</p>") == [], you

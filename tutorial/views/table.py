@@ -27,6 +27,7 @@ from engine.advisor import advise
 from engine.bots import bot_action
 from engine.cards import Card, CardError
 from engine.game import (
+    MAX_REBUY,
     Act,
     Action,
     ActionError,
@@ -41,6 +42,9 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial.models_table import PracticeTable
+from tutorial.ratelimit import rate_limited
+from tutorial.search import catalogue_for
+from tutorial.table_log import hand_log, split_view
 
 HUMAN = 0
 BOT_NAMES = ("电脑甲", "电脑乙", "电脑丙", "电脑丁", "电脑戊", "电脑己", "电脑庚")
@@ -74,17 +78,21 @@ def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> Prac
     return table
 
 
-def _int(value: str | None, name: str) -> int:
+def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUNT) -> int:
+    """``value`` as a whole number in ``low … high``; ``name`` says in words which field."""
     try:
-        return parse_int(value, -MAX_AMOUNT, MAX_AMOUNT)
+        return parse_int(value, low, high)
     except NumberError as e:
+        words = {"name": name, "min": low, "max": high}
+        if e.out_of_range and (value or "").strip().startswith("-"):
+            raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
-            raise Rejected(_("数字太大：%(name)s") % {"name": name}) from None
-        raise Rejected(_("缺少或无效的数字：%(name)s") % {"name": name}) from None
+            raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
+        raise Rejected(_("%(name)s：请填一个整数") % words) from None
 
 
 def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
-    seq = _int(request.POST.get("seq"), "seq")
+    seq = _int(request.POST.get("seq"), _("步数（页面上的隐藏字段）"), 0)
     if seq != table.seq:
         raise Rejected(_("这一步已经过期（牌桌已经变了，可能是重复点击或另一个窗口）。"
                          "请看最新的牌面再操作。"), 409)
@@ -200,6 +208,7 @@ class CardView:
 
     card: Card | None
     label: str = ""
+    hole: bool = False  # the learner's own face-down card: only they see it
 
     @property
     def hidden(self) -> bool:
@@ -208,36 +217,10 @@ class CardView:
 
 ACT_WORDS = {
     "call": "瞧", "raise": "返", "tuo": "拖", "qiao": "敲", "check": "休", "fold": "甩",
-    "split": "扯牌", "sanhua": "报三花", "rebuy": "添钵钵", "leave": "离座", "deal": "发牌",
+    "split": "扯牌", "sanhua": "报三花", "rebuy": "添钵钵", "leave": "离座", "sit": "入座",
+    "deal": "发牌",
     "end": "打圈芒",
 }
-
-
-def _describe(game: Game, a: dict[str, Any], revealed: bool) -> str:
-    """One log line.  ``revealed``: the hand is over, so every split may be shown (a split
-    made before the showdown is settled shows its cards only to the player who made it)."""
-    kind = a["kind"]
-    who = display_name(game, a["seat"]) if a.get("seat") is not None else ""
-    word = _(ACT_WORDS[kind])
-    if kind in ("raise", "tuo", "qiao") and a.get("amount") is not None:
-        return _("%(who)s %(word)s到 %(amount)s") % {"who": who, "word": word,
-                                                    "amount": a["amount"]}
-    if kind == "rebuy":
-        return _("%(who)s 添钵钵 %(amount)s") % {"who": who, "amount": a["amount"]}
-    if kind == "split":
-        cards = a.get("cards", [])
-        if not revealed and a.get("seat") != HUMAN:
-            return _("%(who)s 扯好了牌（盖着）") % {"who": who}
-        return _("%(who)s 扯牌：%(a)s | %(b)s") % {
-            "who": who, "a": " ".join(cards[:2]), "b": " ".join(cards[2:])}
-    if kind == "deal":
-        return _("发牌")
-    return f"{who} {word}".strip()
-
-
-def _group_name(labels: list[str], rules: Rules) -> str:
-    g = Group.of(card_by_label(labels[0]).kind, card_by_label(labels[1]).kind)
-    return g.display_name()
 
 
 def _gloss(outcome: str) -> str:
@@ -254,19 +237,13 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
     name = {i: display_name(game, i) for i in range(len(seats))}
     shown = []
     for key, cards in res.splits.items():
-        split = game.split_of(int(key)) if game.hand is hand else None
-        first, second = cards[:2], cards[2:]
-        if split is None:
-            kinds = [card_by_label(c).kind for c in cards]
-            g1, g2 = Group.of(kinds[0], kinds[1]), Group.of(kinds[2], kinds[3])
-            head_first = g1.rank(game.rules) >= g2.rank(game.rules)
-        else:
-            head_first = Group.of(*[card_by_label(c).kind for c in first]) == split.head
-        head, tail = (first, second) if head_first else (second, first)
+        view = split_view(cards, game.rules)
         shown.append({
             "name": name[int(key)],
-            "head": [card_by_label(c) for c in head], "head_name": _group_name(head, game.rules),
-            "tail": [card_by_label(c) for c in tail], "tail_name": _group_name(tail, game.rules),
+            "head": [card_by_label(c) for c in view.head],
+            "head_name": view.head_group.display_name(),
+            "tail": [card_by_label(c) for c in view.tail],
+            "tail_name": view.tail_group.display_name(),
         })
     reasons = {"stake": _("以自己的下注为限"), "left": _("对方只剩这么多"),
                "shared": _("头尾一样大，平分")}
@@ -279,15 +256,76 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
                  "gloss": _gloss(o["result"])} for o in res.outcomes]
     how = {"showdown": _("比牌"), "fold": _("其余都甩了"), "xiu": _("休过河"),
            "sanhua": _("都报了三花，无输赢")}[res.how]
+    # What each player's 钵钵 moved by in this hand: the play (stakes won and lost) and,
+    # on its own line, the 芒果 (paid at the deal; the pot taken by whoever ate the 皮).
+    nets = []
+    for i in hand.order:
+        pot = res.pot_won if res.winner == i else 0
+        play, mango = res.nets[i] - pot, pot - hand.mango_paid[i]
+        nets.append({"name": name[i], "play": play, "mango": mango, "net": play + mango})
     return {
         "how": how, "kind": res.how,
         "winner": name.get(res.winner) if res.winner is not None else None,
         "pot_won": res.pot_won, "carried": res.carried, "mango_next": res.mango_next,
         "order": [name[i] for i in res.order],
-        "nets": [{"name": name[i], "net": n} for i, n in enumerate(res.nets) if i in hand.order],
+        "nets": nets, "mango": any(n["mango"] for n in nets),
         "transfers": transfers, "outcomes": outcomes, "splits": shown,
         "sanhua": [{"name": name[int(k)], "what": v} for k, v in res.sanhua.items()],
     }
+
+
+#: The phases as the rules name them (a hand has three betting rounds and a showdown).
+PHASE_NAMES = {1: N_("第一轮"), 2: N_("第二轮"), 3: N_("第三轮（串牌）"), 4: N_("比牌")}
+
+
+def _hint(game: Game) -> list[dict[str, Any]]:
+    """The learner's distinct splits (as the split quiz counts them) with their cards and
+    the advisor's EV; identical splits of a hand with equal cards are listed once."""
+    h = game.hand
+    assert h is not None
+    mine = list(h.cards[HUMAN])
+    advice = advise(game.kinds(HUMAN), game.rules)
+    top = max(a.ev for a in advice.splits)
+    rows: list[dict[str, Any]] = []
+    seen: set[tuple[Group, Group]] = set()
+    for a in advice.splits:
+        key = (a.split.head, a.split.tail)
+        if key in seen:
+            continue
+        seen.add(key)
+        pool = list(mine)
+        groups = []
+        for group in (a.split.head, a.split.tail):
+            cards = []
+            for kind in group.kinds:
+                card = next(c for c in pool if card_by_label(c).kind is kind)
+                pool.remove(card)
+                cards.append(card_by_label(card))
+            groups.append(cards)
+        rows.append({
+            "head": a.split.head.display_name(), "tail": a.split.tail.display_name(),
+            "head_cards": groups[0], "tail_cards": groups[1],
+            "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
+            "best": abs(a.ev - top) < 1e-12,
+        })
+    return rows
+
+
+def _my_group(game: Game, cards: list[CardView]) -> dict[str, Any] | None:
+    """The learner's group now, with its place among all groups (第 N 大) as /pairs/
+    shows it: their two face-down cards, or the strongest two of the cards they see."""
+    seen = [c.card.kind for c in cards if c.card is not None]
+    if len(seen) < 2:
+        return None
+    rules = game.rules
+    pairs = [Group.of(a, b) for i, a in enumerate(seen) for b in seen[i + 1:]]
+    group = max(pairs, key=lambda g: g.rank(rules))
+    rules_name = "app" if rules.diwang else "xuanjing"
+    entry = catalogue_for(rules_name).by_code[group.code]
+    url = reverse("pair_detail", args=[group.code])
+    return {"name": entry.name, "position": entry.position,
+            "url": url + ("?rules=app" if rules.diwang else ""),
+            "what": _("你的两张暗牌") if len(seen) == 2 else _("你最大的一组")}
 
 
 def _board(request: HttpRequest, table: PracticeTable, game: Game,
@@ -315,7 +353,8 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
                 face_up = (shown_all or j >= 2 or i == HUMAN)
                 if i == HUMAN and j == 3 and squeeze:
                     face_up = False  # still being squeezed (串牌)
-                cards.append(CardView(card_by_label(labels[j]), labels[j]) if face_up
+                cards.append(CardView(card_by_label(labels[j]), labels[j],
+                                      hole=i == HUMAN and j < 2) if face_up
                              else CardView(None))
         committed = h.committed[i] if live and h is not None and i in h.order else 0
         seats.append({
@@ -334,17 +373,8 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             human_cards = human_cards[:3]
     legal = game.legal_actions(HUMAN)
     my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
-    hint_rows = None
-    if hint and my_turn and game.phase is Phase.SHOWDOWN:
-        kinds = game.kinds(HUMAN)
-        advice = advise(kinds, game.rules)
-        hint_rows = [{
-            "head": a.split.head.display_name(), "tail": a.split.tail.display_name(),
-            "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
-            "best": idx == advice.best,
-        } for idx, a in enumerate(advice.splits)]
-    actions = [_describe(game, a, not live) for a in (h.actions if h is not None else [])
-               if a["kind"] != "deal"]
+    hint_rows = _hint(game) if hint and my_turn and game.phase is Phase.SHOWDOWN else None
+    log = hand_log(game, h, lambda i: display_name(game, i), not live) if h is not None else []
     pot = (h.pot_start if live and h is not None else game.state.pot)
     return {
         "table": table, "game": game, "seq": game.seq, "seats": seats, "hand": h, "live": live,
@@ -356,12 +386,15 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "round": h.round if h is not None else 0,
         "pot": pot, "stakes": game.rules.stakes, "rules": game.rules,
         "result": _result_view(game, h) if h is not None else None,
-        "actions": actions, "error": error, "hint": hint_rows,
+        "log": log, "error": error, "hint": hint_rows,
+        "phase_name": _(PHASE_NAMES[min(h.round, 4)]) if live and h is not None else "",
+        "my_group": _my_group(game, human_cards),
+        "my_stake": h.committed[HUMAN] if live and h is not None and HUMAN in h.order else 0,
         "human": game.seats[HUMAN], "human_in": h is not None and HUMAN in game.in_hand(),
         "must_rebuy": game.phase is Phase.BETWEEN and game.seats[HUMAN].bobo <= 0,
         "quan": game.state.quan_start is not None,
         "pending_mango": game.state.pending_mango,
-        "over": game.phase is Phase.OVER,
+        "over": game.phase is Phase.OVER, "max_rebuy": MAX_REBUY,
     }
 
 
@@ -374,6 +407,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
+@rate_limited("new")
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
@@ -383,9 +417,7 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "table/start.html", context)
     try:
-        bots = _int(request.POST.get("bots"), "bots")
-        if not 1 <= bots <= 7:
-            raise Rejected(_("电脑玩家 1 到 7 个"))
+        bots = _int(request.POST.get("bots"), _("电脑玩家人数"), 1, 7)
         level = request.POST.get("level", "simple")
         if level not in ("simple", "strong", "mixed"):
             raise Rejected(_("未知的电脑水平"))
@@ -449,8 +481,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("未知的操作")) from None
     if act in (Act.DEAL, Act.END):
         return Action(act)
-    if act in (Act.REBUY, Act.LEAVE):
-        amount = _int(request.POST.get("amount"), "amount") if act is Act.REBUY else None
+    if act in (Act.REBUY, Act.LEAVE, Act.SIT):
+        amount = (_int(request.POST.get("amount"), _("添钵钵的数目"), game.rules.stakes.later_bobo,
+                       MAX_REBUY) if act is Act.REBUY else None)
         return Action(act, HUMAN, amount)
     if _squeeze_pending(table, game):
         raise Rejected(_("先把第四张牌串开"))
@@ -460,7 +493,7 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你出牌，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        amount = _int(request.POST.get("amount"), "amount")
+        amount = _int(request.POST.get("amount"), _("返到多少"))
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")
@@ -509,16 +542,19 @@ def _squeeze(table: PracticeTable, game: Game) -> None:
 
 
 @require_POST
+@rate_limited("write")
 def act(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "human")
 
 
 @require_POST
+@rate_limited("write")
 def bot(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "bot")
 
 
 @require_POST
+@rate_limited("write")
 def squeeze(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "squeeze")
 
@@ -530,14 +566,13 @@ def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     game = Game.from_dict(table.state)
     hands = []
     for h in game.history:
-        hands.append({"number": h.number, "actions": [_describe(game, a, True) for a in h.actions
-                                                      if a["kind"] != "deal"],
-                      "result": _result_view(game, h)})
+        hands.append({"number": h.number, "result": _result_view(game, h),
+                      "log": hand_log(game, h, lambda i: display_name(game, i), True)})
     context: dict[str, Any] = {"table": table, "hands": hands, "replay": None}
     if "hand" in request.GET:
         try:
-            number = _int(request.GET.get("hand"), "hand")
-            step = _int(request.GET.get("step", "0"), "step")
+            number = _int(request.GET.get("hand"), _("第几手"), 1)
+            step = _int(request.GET.get("step", "0"), _("第几步"), 0)
         except Rejected as e:
             return render(request, "table/history.html", {**context, "error": e.message},
                           status=400)

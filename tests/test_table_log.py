@@ -1,0 +1,173 @@
+"""The table says what happened (issue 15): the log round by round, the results that add
+up to the session totals, leaving and sitting down again, the split hint, the words on
+the buttons, the learner's group and the phase names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from engine.game import Act, Action, Game, Phase
+from tests.tables import game_of, save_game, table_of
+
+pytestmark = pytest.mark.django_db
+
+
+def create(client: Client, level: str = "simple") -> str:
+    r = client.post("/table/", {"bots": "2", "level": level, "stakes": "1、3"})
+    return str(r["Location"])
+
+
+def play(g: Game, lead: bool = True) -> None:
+    """Everyone calls; in rounds 2 and 3 the leader leads (发招); on to the showdown, where
+    every seat splits its first two cards together."""
+    while g.phase is Phase.BETTING:
+        actor = g.to_act
+        assert actor is not None and g.hand is not None
+        legal = g.legal_actions()
+        if Act.CHECK in legal and lead and g.hand.round >= 2:
+            g.apply(Action(Act.RAISE, actor, legal.min_raise))
+        else:
+            g.apply(Action(Act.CALL if Act.CALL in legal else Act.CHECK, actor))
+    while g.phase is Phase.SHOWDOWN and g.to_act is not None:
+        g.apply(Action(Act.SPLIT, g.to_act, cards=tuple(g.hand.cards[g.to_act])))  # type: ignore[union-attr]
+
+
+def lines(html: str) -> list[str]:
+    log = html.split('class="log__rounds"')[1].split("</details>")[0]
+    return [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", log, re.S)]
+
+
+def test_the_log_reads_round_by_round(client: Client) -> None:
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    play(g)
+    save_game(url, g)
+    html = client.get(url).content.decode()
+    titles = re.findall(r'<h4 class="log__title">(.*?)</h4>', html)
+    assert titles == ["第一轮：每人两张暗牌", "第二轮：每人一张明牌", "第三轮：第四张，串开再翻",
+                      "比牌：各自扯牌"]
+    text = lines(html)
+    assert "每人下皮 1" in text
+    assert any(re.fullmatch(r"\S+ 是挡家，先下发招 3", t) for t in text)
+    leads = [t for t in text if "发招，下到" in t]
+    assert len(leads) == 2  # the first bet of rounds 2 and 3
+    assert not any("返到" in t for t in text)  # nobody raised after a lead
+    splits = [t for t in text if "扯牌：" in t]
+    assert len(splits) == 3 and all("头 " in t and "｜尾 " in t for t in splits)
+    mine = next(t for t in splits if t.startswith("你"))
+    assert "♥Q ♠9" in mine and "天九王" in mine  # 头 天九王, labelled, with its cards
+
+
+def test_the_log_in_english_says_you_and_they(client: Client) -> None:
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    play(g)
+    save_game(url, g)
+    client.get("/lang/?language=en&next=/")
+    text = lines(client.get(url).content.decode())
+    assert any(t.startswith("You call (瞧)") for t in text)
+    assert any(re.match(r"Bot \w+ calls \(瞧\)", t) for t in text)
+    assert not any(t.startswith("You calls") or "You splits" in t for t in text)
+
+
+def test_results_agree_with_the_session_totals_when_the_mango_pot_is_won(
+        client: Client) -> None:
+    """A 揍芒 is charged at the deal; whoever eats the 皮 takes the pot.  The hand's lines
+    (play + 芒果) add up to each 钵钵's change, so they agree with the session totals."""
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    while g.phase is Phase.BETTING:  # round 1: the learner raises, the bots fold → 揍芒
+        actor = g.to_act
+        assert actor is not None
+        g.apply(Action(Act.QIAO if actor == 0 else Act.FOLD, actor))
+    assert g.state.pending_mango == "揍芒"
+    before = [s.net for s in g.seats]
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    play(g)
+    assert g.history[-1].result is not None and g.history[-1].result.pot_won > 0
+    save_game(url, g)
+    html = client.get(url).content.decode()
+    table = html.split('class="result__nets"')[1].split("</table>")[0]
+    assert "芒果" in table
+    rows = re.findall(r"<tr><td>(.*?)</td><td>([+-]\d+)</td><td>([+-]\d+)</td>"
+                      r"<td><strong>([+-]\d+)</strong></td></tr>", table)
+    assert len(rows) == 3
+    for seat, (_name, play_, mango, total) in enumerate(rows):
+        assert int(play_) + int(mango) == int(total)
+        assert int(total) == g.seats[seat].net - before[seat]
+    assert sum(int(r[2]) for r in rows) == 0  # the pot came from the 芒果 paid this hand
+
+
+def test_leaving_shows_it_and_offers_a_seat(client: Client) -> None:
+    url = create(client)
+    client.post(url + "act", {"seq": table_of(url).seq, "act": "leave"})
+    html = client.get(url).content.decode()
+    assert "你已经离座了" in html and 'value="sit"' in html and 'value="rebuy"' not in html
+    me = html.split('data-seat="0"')[1].split("</li>")[0]
+    assert "离座了" in me
+    r = client.post(url + "act", {"seq": table_of(url).seq, "act": "sit"})
+    assert r.status_code == 303 and not game_of(url).seats[0].left
+    assert 'value="rebuy"' in client.get(url).content.decode()
+    r = client.post(url + "act", {"seq": table_of(url).seq, "act": "sit"})  # seated already
+    assert r.status_code == 400
+
+
+def showdown(client: Client, cards: list[str]) -> str:
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 2  # the learner is 挡家 and splits first
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: cards})))
+    while g.phase is Phase.BETTING:
+        actor = g.to_act
+        assert actor is not None
+        legal = g.legal_actions()
+        g.apply(Action(Act.QIAO if Act.QIAO in legal else Act.CALL, actor))
+    assert g.to_act == 0
+    save_game(url, g)
+    t = table_of(url)
+    t.squeezed = g.hand.number  # type: ignore[union-attr]
+    t.save()
+    return url
+
+
+@pytest.mark.parametrize(("cards", "distinct"), [
+    (["R8", "R8", "B5", "B5"], 2),  # 人牌一对 + 小5一对, or twice 人牌配小5
+    (["RQ", "B9", "R8", "R7"], 3),
+])
+def test_the_hint_lists_each_distinct_split_once_with_its_cards(
+        client: Client, cards: list[str], distinct: int) -> None:
+    url = showdown(client, cards)
+    html = client.get(url + "?hint=1").content.decode()
+    hint = html.split('<table class="hint">')[1].split("</table>")[0]
+    assert f"这手牌有 {distinct} 种不同的分法" in hint
+    rows = re.findall(r"<tr(?: class=\"hint--best\")?><td>", hint)
+    assert len(rows) == distinct
+    assert hint.count('data-card="') == 4 * distinct
+
+
+def test_buttons_groups_and_phase_names(client: Client) -> None:
+    assert 'value="simple" checked' in client.get("/table/").content.decode()
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    save_game(url, g)
+    html = client.get(url).content.decode()
+    assert "跟到现在的注 3" in html and "不要了，输掉已下的 1" in html
+    assert re.search(r"你的两张暗牌：<a href=\"/pairs/RQ-B9/\" lang=\"zh-Hans\">天九王</a>"
+                     r"（第 \d+ 大）", html)
+    assert html.count("seat__hole-mark") == 2  # the learner's two face-down cards
+    assert '<span class="board__phase">第一轮</span>' in html
+    url = showdown(client, ["RQ", "B9", "R8", "R7"])
+    html = client.get(url).content.decode()
+    assert '<span class="board__phase">比牌</span>' in html and "第 4 轮" not in html
+    assert "你最大的一组" in html

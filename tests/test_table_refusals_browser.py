@@ -1,0 +1,74 @@
+"""A refused move keeps the board and says why, with and without JavaScript (issue 15):
+one card ticked for a split, a re-buy far over the limit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from engine.game import Act, Action
+from tests.tables import game_of, open_table, save_game, table_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.allow_http_errors]
+
+
+def at_showdown(url: str) -> None:
+    """Everyone all-in in round 1, the learner squeezed: the learner splits."""
+    game = game_of(url)
+    game.state.dealer = 2  # the learner is 挡家 and splits first
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    while game.to_act is not None and game.phase.value == "betting":
+        legal = game.legal_actions()
+        game.apply(Action(Act.QIAO if Act.QIAO in legal else Act.CALL, game.to_act))
+    assert game.to_act == 0
+    save_game(url, game)
+    table = table_of(url)
+    table.squeezed = game.hand.number  # type: ignore[union-attr]
+    table.save()
+
+
+@pytest.fixture(params=["js", "nojs"])
+def page(request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield request.getfixturevalue("browser_page" if request.param == "js" else "nojs_page")
+
+
+def refused(page: Any, url: str, message: str) -> None:
+    """The whole page is still there: the site's header, the board, the message in it."""
+    expect(page.locator("#board .table-error")).to_contain_text(message)
+    assert page.locator(".site-header").count() == 1
+    assert page.locator("#board .seats .seat").count() == 3
+    assert page.locator("link[rel=stylesheet]").count() >= 1
+    assert page.locator("#board").count() == 1
+
+
+def test_split_with_one_card(page: Any, live_server: Any,
+                             screenshot: Callable[..., Any]) -> None:
+    url = open_table(page, live_server, "simple")
+    at_showdown(url)
+    page.goto(url)
+    before = table_of(url).state
+    page.locator(".split__pick input").nth(0).check()
+    page.click(".split button:has-text('扯')")
+    refused(page, url, "两张")
+    assert page.locator(".split__pick").count() == 4  # the split panel is still there
+    assert table_of(url).state == before
+    screenshot(page, "table-refused-split")
+
+
+def test_rebuy_over_the_limit(page: Any, live_server: Any,
+                              screenshot: Callable[..., Any]) -> None:
+    url = open_table(page, live_server, "simple")
+    page.goto(url)
+    rebuy = page.locator("#rebuy-amount")
+    assert rebuy.get_attribute("min") == "50" and rebuy.get_attribute("max")
+    page.evaluate("document.getElementById('rebuy-amount').removeAttribute('max')")
+    rebuy.fill("100000000")
+    page.click("button:has-text('添')")
+    refused(page, url, "添钵钵")
+    assert "amount" not in page.inner_text(".table-error")
+    assert game_of(url).seats[0].bobo == 100
+    screenshot(page, "table-refused-rebuy")
