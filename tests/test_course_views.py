@@ -11,7 +11,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from engine import quiz as q
-from tests.english import game_terms, untranslated
+from tests.english import game_terms, unlinked, untranslated
 from tutorial import course
 from tutorial.models_course import CourseProgress, stars_for
 
@@ -133,7 +133,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
 def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:
     les = course.lesson("betting")
     assert les is not None
-    html = answer(client, les, 1, wrong(les.exercises[0])).content.decode()
+    html = unlinked(answer(client, les, 1, wrong(les.exercises[0])).content.decode())
     assert "答错了。" in html and "答案：" in html and les.exercises[0].why in html
     assert "course-dots__dot--wrong" in html
     html = answer(client, les, 2, right(les.exercises[1])).content.decode()

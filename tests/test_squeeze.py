@@ -156,3 +156,15 @@ def test_squeeze_quiz_round_trip_and_review_card(client: Client) -> None:
     assert response.status_code == 200 and "答对了" in response.content.decode()
     progress = client.get("/quiz/progress/").content.decode()
     assert "串牌" in progress and 'href="/squeeze/"' in progress
+
+
+@pytest.mark.django_db
+def test_squeeze_quiz_refuses_a_bad_answer_and_records_nothing(client: Client) -> None:
+    page = client.get("/quiz/squeeze/?seed=4&level=2").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token
+    for bad in ({"k_XX": "1"}, {}):
+        response = client.post("/quiz/squeeze/", {"token": token.group(1), **bad})
+        assert response.status_code == 400
+    from tutorial.models_quiz import QuizProgress, ReviewCard
+    assert not QuizProgress.objects.exists() and not ReviewCard.objects.exists()

@@ -21,6 +21,9 @@ def test_squeeze_page_draws_partly_revealed_cards(
     clip = first.locator(".sq__card").evaluate("e => getComputedStyle(e).clipPath")
     assert clip.startswith("inset(")
     screenshot(page, "squeeze-page")
+    page.goto(live_server.url + "/lang/?language=en&next=/squeeze/%23combo")
+    page.locator("#combo").screenshot(path="tests/artifacts/squeeze-combo-en.png")
+    page.goto(live_server.url + "/lang/?language=zh-hans&next=/squeeze/")
     for section in ("head", "rows", "lanes", "edge", "combo"):
         page.locator(f"#{section} .sq-stages").first.screenshot(
             path=f"tests/artifacts/squeeze-{section}.png")

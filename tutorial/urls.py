@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, four, home, reference, splits, squeeze
+from tutorial.views import calc, four, glossary, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -28,4 +28,5 @@ urlpatterns = [
     path("splits/", splits.splits_page, name="splits"),
     path("splits/table/", splits.at_table, name="splits-table"),
     path("squeeze/", squeeze.squeeze_page, name="squeeze"),
+    path("glossary/", glossary.glossary_page, name="glossary"),
 ]
