@@ -168,3 +168,27 @@ def test_squeeze_quiz_refuses_a_bad_answer_and_records_nothing(client: Client) -
         assert response.status_code == 400
     from tutorial.models_quiz import QuizProgress, ReviewCard
     assert not QuizProgress.objects.exists() and not ReviewCard.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_missed_squeeze_comes_back_in_review(client: Client,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from tutorial.models_quiz import ReviewCard
+    from tutorial.views.quiz import Issued
+
+    moment = [datetime(2026, 3, 2, 2, 0, tzinfo=UTC)]
+    monkeypatch.setattr("tutorial.views.quiz.now", lambda: moment[0])
+    page = client.get("/quiz/squeeze/?seed=4&level=2").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token
+    client.post("/quiz/squeeze/", {"token": token.group(1), "k_B5": "1"})  # wrong: Again
+    card = ReviewCard.objects.get()
+    assert card.item.startswith("squeeze:") and card.lapses == 1
+    moment[0] += timedelta(minutes=5)
+    review = client.get("/quiz/review/").content.decode()
+    assert "sq--" in review and 'type="checkbox"' in review
+    issued = Issued.from_token(re.search(r'name="token" value="([^"]+)"', review).group(1))  # type: ignore[union-attr]
+    assert issued.focus == card.item
+    assert "串牌" in client.get("/quiz/progress/").content.decode()

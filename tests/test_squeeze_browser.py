@@ -23,6 +23,8 @@ def test_squeeze_page_draws_partly_revealed_cards(
     screenshot(page, "squeeze-page")
     page.goto(live_server.url + "/lang/?language=en&next=/squeeze/%23combo")
     page.locator("#combo").screenshot(path="tests/artifacts/squeeze-combo-en.png")
+    page.locator("#head").screenshot(path="tests/artifacts/squeeze-head-en.png")
+    page.locator("#seed").screenshot(path="tests/artifacts/squeeze-seed-en.png")
     page.goto(live_server.url + "/lang/?language=zh-hans&next=/squeeze/")
     for section in ("head", "rows", "lanes", "edge", "combo"):
         page.locator(f"#{section} .sq-stages").first.screenshot(

@@ -67,6 +67,7 @@ def squeeze_page(request: HttpRequest) -> HttpResponse:
         })
     claims = [
         {"claim": c, "sight": sight_label(c.sight),
+         "stage": pgettext("squeeze", sq.STAGE_LABELS[(c.sight.way, c.sight.depth)]),
          "extra": [k for k in c.engine_kinds if k not in c.kinds]}
         for c in sq.SEED_CLAIMS
     ]
