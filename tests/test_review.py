@@ -163,3 +163,27 @@ def test_cli_bad_input_exits_2_with_one_line(bad: str) -> None:
     out = run(bad, "--json", "--worlds", "5")
     assert out.returncode == 2, out.stdout
     assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_an_unbeatable_hand_never_prices_below_folding() -> None:
+    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
+    error, and betting it beats giving up."""
+    for seed in range(40):
+        game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
+        game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "RQ", "R3", "JK"]})))
+        rng = random.Random(seed)
+        while game.phase is Phase.BETTING and not (game.to_act == 0 and game.hand is not None
+                                                   and game.hand.round == 3):
+            actor = game.to_act
+            assert actor is not None
+            game.apply(bot_action(game, actor, rng) if actor else Action(
+                Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
+        if game.phase is Phase.BETTING:
+            break
+    else:
+        pytest.skip("no seed reached round 3")
+    decision = price_decision(game, worlds=60, seed=3)
+    fold = decision.options[0]
+    for option in decision.options[1:]:
+        assert option.ev >= fold.ev - 3 * option.stderr
+    assert decision.options[decision.best].action.kind is not Act.FOLD
