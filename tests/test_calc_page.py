@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from engine import Seat, Split, get_rules, settle
+from tests.english import unlinked
 from tutorial.explain import explain, plain
 
 pytestmark = pytest.mark.django_db
@@ -176,7 +177,7 @@ def test_sanhua_declaration(client: Client) -> None:
     assert "报 <span lang=\"zh-Hans\">三花十</span>" in page.content.decode()
     bad = client.get("/calc/?p=a:30:RQ,RQ,R2,B4:s&p=b:30:R4,R4,B4,B8:0")
     assert bad.status_code == 400
-    assert "这手牌不是三花" in bad.content.decode()
+    assert "这手牌不是三花" in unlinked(bad.content.decode())
 
 
 def test_app_rules_use_diwang(client: Client) -> None:

@@ -11,7 +11,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from engine import quiz as q
-from tests.english import game_terms, untranslated
+from tests.english import game_terms, unlinked, untranslated
 from tutorial import course
 from tutorial.models_course import CourseProgress, stars_for
 
@@ -92,8 +92,17 @@ def test_every_page_of_the_path_ends_with_next(client: Client) -> None:
     for les in lessons:
         html = client.get(f"/course/{les.slug}/").content.decode()
         assert f'href="/course/{les.slug}/1/" data-course-next' in html
-        for href, _label in les.read:  # the lesson's reading links all work
-            assert client.get(href).status_code == 200, href
+        for href, _label in les.read:  # every reading link works and leads back
+            url = course.reading_url(href, les)
+            assert f'href="{url.replace("&", "&amp;")}"' in html
+            page = client.get(url).content.decode()
+            back = f'<a class="button" href="/course/{les.slug}/1/" data-course-next>'
+            if href.startswith("/walkthroughs/"):  # its own steps, then back to the course
+                assert url == href and 'class="wt-pager__link wt-pager__next"' in page
+            else:
+                assert back in page, url
+    assert "course-return" not in client.get("/cards/").content.decode()
+    assert "course-return" not in client.get("/cards/?course=nope").content.decode()
 
 
 def test_whole_course_three_stars_and_the_map(client: Client) -> None:
@@ -133,7 +142,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
 def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:
     les = course.lesson("betting")
     assert les is not None
-    html = answer(client, les, 1, wrong(les.exercises[0])).content.decode()
+    html = unlinked(answer(client, les, 1, wrong(les.exercises[0])).content.decode())
     assert "答错了。" in html and "答案：" in html and les.exercises[0].why in html
     assert "course-dots__dot--wrong" in html
     html = answer(client, les, 2, right(les.exercises[1])).content.decode()

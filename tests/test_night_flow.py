@@ -16,6 +16,7 @@ from django.db import IntegrityError
 from django.test import Client
 from django.utils import timezone
 
+from tests.english import unlinked
 from tutorial.models_night import Night, dinner_split
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +91,7 @@ def test_end_time_is_today_or_tomorrow(client: Client) -> None:
 
 def test_a_whole_night(client: Client) -> None:
     night = create(client)
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<bdi translate="no">甲</bdi> 发牌，<bdi translate="no">乙</bdi> 是挡家' in page
 
     # 1: an ordinary hand (no 芒果 yet).
@@ -99,7 +100,7 @@ def test_a_whole_night(client: Client) -> None:
 
     # 2: 揍芒 — 丙 alone after round 1; next hand 甲 乙 丁 pay 5 each.
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<bdi translate="no">丙</bdi> 发牌，<bdi translate="no">丁</bdi> 是挡家' in page
     assert "开牌前丢芒果（揍芒）：每人 5" in page
     assert "桌上的芒果和皮一共 15" in page
@@ -118,7 +119,7 @@ def test_a_whole_night(client: Client) -> None:
     # 4: 休芒 — 甲 folded and left 1 of 皮 in the middle; next hand everybody pays 5.
     hand(client, night, kind="xiu", 甲=-1)
     assert night.state().pot == 1
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "开牌前丢芒果（休芒）：每人 5" in page and "一共 21" in page
 
     # 5: 乙 eats the 皮: the 1 carried plus 4 × 5 of 芒果.
@@ -145,7 +146,7 @@ def test_a_whole_night(client: Client) -> None:
     assert bobo(night)["丁"] == 0
 
     # Re-buys: 丁 must re-buy at least 50 (later 钵钵 of 1、3) before the next hand.
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert '<bdi translate="no">丁</bdi> 的钵钵输光了' in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)
     post(client, night, 400, do="rebuy", player="丁", amount=30)
@@ -163,7 +164,7 @@ def test_a_whole_night(client: Client) -> None:
     # 圈芒: the organiser starts it (the agreed time has come).
     assert night.state().dealer_name == "丙"
     post(client, night, do="quan")
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "到点了，打圈芒！" in page
     assert ('这一盘由 <bdi translate="no">丙</bdi> 起头，一圈发回到 '
             '<bdi translate="no">丙</bdi>（扫尾）为止') in page
@@ -183,14 +184,14 @@ def test_a_whole_night(client: Client) -> None:
     state = night.state()
     assert state.quan_done and all(h.quan for h in state.hands[-6:])
     assert all(h.charge and h.charge.total == 20 for h in state.hands[-6:])
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "圈芒打完了，今晚结束" in page
     hand(client, night, expect=400, pot_to="甲")  # the night is over
     assert sum(p.bobo for p in state.players) + state.pot == 8100
 
     # Final standings and the dinner.
     post(client, night, do="bill", bill="400")
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     nets = {p.name: p.net for p in night.state().players}
     loser = min(nets, key=lambda n: nets[n])
     winner = max(nets, key=lambda n: nets[n])
@@ -276,7 +277,7 @@ def test_no_entry_takes_a_stack_below_zero(client: Client,
     monkeypatch.setattr("tutorial.views.night._record_manual", lambda night, state, data: {
         "kind": "show", "nets": {"甲": -2500, "乙": 2500}, "pot_to": "乙", "quan": False})
     response = hand(client, night, expect=400)
-    assert "钵钵会变成负数" in response.content.decode()
+    assert "钵钵会变成负数" in unlinked(response.content.decode())
     assert night.last_seq == 0 and bobo(night)["甲"] == 2000
 
 
@@ -286,7 +287,7 @@ def test_a_player_leaves_and_the_deal_skips_them(client: Client) -> None:
     hand(client, night, pot_to="甲", 甲=1, 丙=-1)
     state = night.state()
     assert state.dealer_name == "丙"  # 甲 dealt, 乙 has left
-    page = client.get(url(night)).content.decode()
+    page = unlinked(client.get(url(night)).content.decode())
     assert "（离场）" in page
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)  # 乙 is not at the table
 

@@ -93,6 +93,7 @@ PAGES = [
     "/calc/?p=%E7%94%B2:100:RQ",  # a refused table: the form with its errors
     CALC_NAMES,  # players' own names (echoed input) in the explanation
     "/night/",
+    "/glossary/",
 ]
 STATUS = {"/quiz/bigger/?seed=7&level=9": 400, "/calc/?p=%E7%94%B2:100:RQ": 400}
 

@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, four, home, reference, splits, squeeze
+from tutorial.views import calc, four, glossary, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -26,5 +26,7 @@ urlpatterns = [
     path("rules/app/", reference.rules_app_page, name="rules_app"),
     path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
+    path("splits/table/", splits.at_table, name="splits-table"),
     path("squeeze/", squeeze.squeeze_page, name="squeeze"),
+    path("glossary/", glossary.glossary_page, name="glossary"),
 ]

@@ -1073,38 +1073,35 @@ def _action_text(g: Any, a: dict[str, Any], legal: Any, names: list[str],
 
 
 def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
+    """串头子 of the fourth card, stage by stage (:mod:`engine.squeeze`); the cards still
+    possible leave out those already in view (the seat's own, the face-up cards)."""
+    from engine import squeeze as sq
+
     h = g.hand
-    kinds = [_card_kind(g, c) for c in h.cards[seat]]
+    labels = h.cards[seat]
+    physical: Any = _game_module().card_by_label(labels[3])
+    kinds = [_card_kind(g, c) for c in labels]
     card, up = kinds[3], kinds[2]
     seen = kinds[:3] + [_card_kind(g, h.cards[s][2]) for s in h.order
                         if s != seat and len(h.cards[s]) > 2 and h.round >= 2
                         and not (h.folded[s] and _fold_round_of(h, s) < 2)]
-    heads: dict[str, str] = content()["squeeze_heads"]
-    shape = heads[card.rank_label]
 
     def unseen(k: Kind) -> int:
         return k.copies - seen.count(k)
 
-    def rounded(sh: str) -> bool:
-        return sh.startswith("round")
+    def cands(depth: int) -> SafeString:
+        left = sq.possible(physical, [(sq.Way.HEAD, depth)], seen=seen)
+        return join([format_html("{} ×{}", kind_html(k), unseen(k)) for k in left])
 
-    stage1 = [k for k in Kind if k.color == card.color and unseen(k)
-              and (rounded(heads[k.rank_label]) if rounded(shape)
-                   else heads[k.rank_label] == shape)]
-    stage2 = [k for k in stage1 if heads[k.rank_label] == shape
-              and (k.rank_label in ("J", "Q")) == (card.rank_label in ("J", "Q"))]
-
-    def cands(ks: list[Kind]) -> SafeString:
-        return join([format_html("{} ×{}", kind_html(k), unseen(k)) for k in ks])
+    def clue(depth: int) -> str:
+        return pgettext("squeeze", sq.sight(physical, sq.Way.HEAD, depth).clue)
 
     made = Group.of(card, up)
     colour = say("colour_red") if card.color == "red" else say("colour_black")
     stages = [
-        ("corner", say("sq_corner"), say("sq_corner_text", colour=colour,
-                                          shape=say("head_" + shape.split("-")[0]),
-                                          cands=cands(stage1))),
-        ("pips", say("sq_pips"), say("sq_pips_text", shape=say("head2_" + shape),
-                                      cands=cands(stage2))),
+        ("corner", say("sq_corner"), say("sq_corner_text", colour=colour, shape=clue(1),
+                                          cands=cands(1))),
+        ("pips", say("sq_pips"), say("sq_pips_text", shape=clue(2), cands=cands(2))),
         ("whole", say("sq_whole"), say("sq_whole_text", card=kind_html(card), up=kind_html(up),
                                         g=grp(made))),
     ]

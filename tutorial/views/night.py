@@ -51,6 +51,7 @@ from tutorial.models_night import (
     dinner_split,
     replay,
 )
+from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import is_htmx
 from tutorial.visitor_text import clean, key
@@ -133,7 +134,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     bobo_text = data.get("bobo", "").strip()
     bobo = _int(bobo_text, 0, BOBO_MAX)
     if bobo is None:
-        errors["bobo"] = _("钵钵要写整数。")
+        errors["bobo"] = _("钵钵要写整数，最多 %(max)d。") % {"max": BOBO_MAX}
     elif stakes is not None and bobo < stakes.first_bobo:
         errors["bobo"] = _("打 %(stakes)s，头一次的钵钵至少 %(min)d。") % {
             "stakes": stakes.name, "min": stakes.first_bobo}
@@ -160,6 +161,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("new")
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",
@@ -232,10 +234,15 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
     nets: dict[str, int] = {}
     for p in state.active:
         text = data.get(f"net{p.seat}", "").strip() or "0"
-        value = _int(text, -BOBO_MAX, BOBO_MAX)
-        if value is None:
-            errors[f"net{p.seat}"] = _("写整数（输了写负数），没输没赢写 0。")
-            continue
+        try:
+            value = parse_int(text, -left[p.name], BOBO_MAX)
+        except NumberError as e:
+            if not text.startswith("-") or not e.out_of_range:
+                errors[f"net{p.seat}"] = (
+                    _("写整数（输了写负数），没输没赢写 0。") if not e.out_of_range
+                    else _("太大了：最多写 %(max)d。") % {"max": BOBO_MAX})
+                continue
+            value = -BOBO_MAX  # more than this player has: said below
         if value < -left[p.name]:
             errors[f"net{p.seat}"] = _("%(name)s 只有 %(left)d，最多输 %(left)d。") % {
                 "name": p.name, "left": left[p.name]}
@@ -308,9 +315,10 @@ def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     if player is None:
         raise Problem({"rebuy_player": _("选一个人。")})
     minimum = night.rules.stakes.later_bobo
-    amount = _int(data.get("amount", ""), 0, BOBO_MAX)
-    if amount is None or amount < minimum:
-        raise Problem({"amount": _("补钵钵至少 %(min)d。") % {"min": minimum}})
+    amount = _int(data.get("amount", ""), minimum, BOBO_MAX)
+    if amount is None:
+        raise Problem({"amount": _("补钵钵写 %(min)d 到 %(max)d 之间的整数。") % {
+            "min": minimum, "max": BOBO_MAX}})
     return {"player": player.name, "amount": amount}
 
 
@@ -388,6 +396,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("write")
 def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     night = _night_or_404(token=token)
     errors: dict[str, str] = {}
@@ -467,6 +476,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "names": names,
         "quan_kind": Mango.QUAN,
         "end_local": timezone.localtime(night.end_at, night.zone),
+        "bobo_max": BOBO_MAX,
     }
 
 

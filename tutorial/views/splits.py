@@ -14,9 +14,11 @@ are not cached.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -37,13 +39,17 @@ from engine.advisor import (
     advise,
     load_table,
     naive_differences,
+    rule_quality,
 )
 from engine.cards import DECK, KINDS, Kind
 from engine.groups import Group
-from engine.hands import Split, sanhua
+from engine.hands import Split, naive_split, sanhua, thumb_split
+from engine.numbers import NumberError, parse_int
 from engine.rules import get_rules
+from engine.showdown import Opponent, Pricing, Situation, price
 from tutorial.pagecache import visitor_independent
 from tutorial.search import catalogue_for
+from tutorial.views.calc import is_htmx
 
 RULES_NAMES = ("xuanjing", "app")
 RULES_LABELS: dict[str, Promise] = {
@@ -53,6 +59,7 @@ RULES_LABELS: dict[str, Promise] = {
 RULES_SHORT: dict[str, Promise] = {"xuanjing": _("旋经规则"), "app": _("app 规则")}
 SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
 EXAMPLE_HAND = "RQ R6 R7 B9"
+THUMB_HAND = "RQ R2 B10 R10"  # the rule of thumb's example: 天十二 / 地十二, not 天地公子 / 双花十
 MAX_INPUT = 80  # characters of the hand field echoed back
 
 # 汉字 names a visitor may type instead of codes: the kind names and their nicknames.
@@ -206,6 +213,24 @@ def _figures(rules_name: str) -> dict[str, Any]:
     }
 
 
+def _thumb(rules_name: str) -> dict[str, Any]:
+    """The rule of thumb the page starts with (:func:`engine.hands.thumb_split`), measured
+    against 头最大 (:func:`engine.advisor.rule_quality`), and both on the example hand."""
+    rules = get_rules(rules_name)
+    kinds = tuple(_BY_CODE[c] for c in THUMB_HAND.split())
+    thumb, naive = rule_quality(rules, thumb_split), rule_quality(rules, naive_split)
+    return {
+        "share": percent(thumb.share),
+        "naive_share": percent(naive.share),
+        "loss": f"{thumb.mean_loss:.3f}",
+        "naive_loss": f"{naive.mean_loss:.3f}",
+        "kinds": kinds,
+        "url": hand_url(kinds, rules_name),
+        "thumb": _split_view(thumb_split(kinds, rules), rules_name),
+        "naive": _split_view(naive_split(kinds, rules), rules_name),
+    }
+
+
 def _examples(found: NaiveDifferences, rules_name: str) -> list[dict[str, Any]]:
     return [
         {
@@ -339,6 +364,7 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "switch_url": switch_url,
         "figures": [figures[name] for name in RULES_NAMES],
         "f": current,
+        "thumb": _thumb(rules_name),
         "examples": _examples(current["found"], rules_name),
         "distinct_hands": f"{DISTINCT_HANDS:,}",
         "opponent_hands": f"{OPPONENT_HANDS:,}",
@@ -351,6 +377,179 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "result": result,
         "show_pinyin": not (get_language() or "zh").startswith("zh"),
         "codes": [{"code": k.code, "name": k.name_zh} for k in KINDS],
+        "t": table_form(),
     }
     status = 400 if error else 200
     return render(request, "splits/splits.html", context, status=status)
+
+
+# ---------------------------------------------------------------- at the table
+
+TABLE_ROWS = 5  # opponent rows the form offers
+MAX_STAKE = 100_000
+
+
+class TableError(HandError):
+    """A refused "at the table" form; ``field`` names the input to mark."""
+
+    def __init__(self, field: str, template: str, **values: int | str) -> None:
+        super().__init__(template, **values)
+        self.field = field
+
+
+def _cards(text: str, n: int, field: str) -> tuple[Kind, ...]:
+    try:
+        kinds: list[Kind] = []
+        for token in _SEPARATORS.split(text.strip()):
+            if token:
+                kinds.extend(_token_kinds(token))
+    except HandError as exc:
+        raise TableError(field, "%(message)s", message=exc.html) from None
+    if len(kinds) != n:
+        template = (ngettext("你的牌是四张，你填了 %(n)s 张。", "你的牌是四张，你填了 %(n)s 张。",
+                             len(kinds)) if n == 4 else
+                    ngettext("对手%(row)s的明牌是两张，你填了 %(n)s 张。",
+                             "对手%(row)s的明牌是两张，你填了 %(n)s 张。", len(kinds)))
+        raise TableError(field, template, n=len(kinds), row=field[1:])
+    return tuple(kinds)
+
+
+def _stake(text: str, field: str, what: str, least: int = 1) -> int:
+    try:
+        return parse_int(text, least, MAX_STAKE)
+    except NumberError:
+        raise TableError(field, gettext("%(what)s要填 %(lo)s 到 %(hi)s 的整数。"),
+                         what=what, lo=least, hi=f"{MAX_STAKE:,}") from None
+
+
+def _clean(value: str) -> str:
+    text = "".join(c for c in value if not unicodedata.category(c).startswith("C"))
+    return " ".join(text.split())[:MAX_INPUT]
+
+
+def table_form(data: Any = None) -> dict[str, Any]:
+    """The form's values as typed (empty for the blank form on /splits/)."""
+    data = data or {}
+    rules_name = data.get("rules", "")
+    return {
+        "cards": _clean(data.get("cards", "")),
+        "stake": _clean(data.get("stake", "")),
+        "rows": [{"n": i, "vfield": f"v{i}", "sfield": f"s{i}",
+                  "visible": _clean(data.get(f"v{i}", "")),
+                  "stake": _clean(data.get(f"s{i}", ""))} for i in range(1, TABLE_ROWS + 1)],
+        "pi": _clean(data.get("pi", "")),
+        "rules": rules_name if rules_name in RULES_NAMES else "xuanjing",
+        "rules_choices": [(name, RULES_LABELS[name]) for name in RULES_NAMES],
+        "submitted": "cards" in data,
+    }
+
+
+def _situation(form: dict[str, Any]) -> Situation:
+    rules = get_rules(form["rules"])
+    mine = _cards(form["cards"], 4, "cards")
+    stake = _stake(form["stake"], "stake", gettext("你的下注"))
+    opponents = []
+    for row in form["rows"]:
+        if not row["visible"] and not row["stake"]:
+            continue
+        visible = _cards(row["visible"], 2, f"v{row['n']}")
+        what = gettext("对手%(n)s的下注") % {"n": row["n"]}
+        opponents.append(Opponent((visible[0], visible[1]),
+                                  _stake(row["stake"], f"s{row['n']}", what)))
+    if not opponents:
+        raise TableError("v1", gettext("至少填一个还没甩牌的对手：他的两张明牌和下注。"))
+    folded = tuple(_stake(x, "pi", gettext("每家甩牌的皮"), 0)
+                   for x in _SEPARATORS.split(form["pi"]) if x)
+    if 1 + len(opponents) + len(folded) > rules.max_seats:
+        raise TableError("pi", gettext("一桌最多坐 %(n)s 人。"), n=rules.max_seats)
+    seen = Counter(mine + tuple(k for o in opponents for k in o.visible))
+    for kind, n in seen.items():
+        if n > kind.copies:
+            raise TableError("cards", ngettext(
+                "%(name)s 整副牌只有 %(copies)s 张，桌上填了 %(n)s 张。",
+                "%(name)s 整副牌只有 %(copies)s 张，桌上填了 %(n)s 张。", kind.copies),
+                name=_zh(kind.name_zh), copies=kind.copies, n=n)
+    return Situation(rules, (mine[0], mine[1], mine[2], mine[3]), stake, tuple(opponents),
+                     folded)
+
+
+def _chips(x: float) -> str:
+    text = f"{abs(x):.1f}"
+    return text if text == "0.0" else ("+" if x > 0 else "−") + text
+
+
+def _option_name(priced: Pricing, i: int) -> str:
+    option = priced.options[i]
+    return option.sanhua or str(SPLIT_WORDS[i])
+
+
+def table_answer(s: Situation, rules_name: str) -> dict[str, Any]:
+    """Every option priced with the folded seats' 皮 and without it."""
+    with_pi = price(s)
+    without = price(replace(s, folded=()))
+    rows = []
+    for i, (a, b) in enumerate(zip(with_pi.options, without.options, strict=True)):
+        rows.append({
+            "word": _option_name(with_pi, i),
+            "split": _split_view(a.split, rules_name) if a.split is not None else None,
+            "ev": _chips(a.ev), "stderr": f"{a.stderr:.1f}" if a.stderr else "",
+            "ev_raw": a.ev, "ev_nopi": _chips(b.ev),
+            "best": i == with_pi.best, "best_nopi": i == without.best,
+        })
+    pi = sum(s.folded)
+    best, before = with_pi.options[with_pi.best], without.options[with_pi.best]
+    if not pi:
+        effect = gettext("没有人甩牌，桌上没有皮：最好的分法是%(x)s，期望 %(ev)s 筹码。") % {
+            "x": _option_name(with_pi, with_pi.best), "ev": _chips(best.ev)}
+    elif with_pi.best == without.best:
+        effect = gettext("皮没有改变最好的分法：还是%(x)s。算上 %(pi)s 的皮，它的期望从 %(a)s "
+                         "变成 %(b)s 筹码。") % {
+            "x": _option_name(with_pi, with_pi.best), "pi": pi, "a": _chips(before.ev),
+            "b": _chips(best.ev)}
+    else:
+        effect = gettext("皮改变了最好的分法：不算皮，最好是%(x)s（期望 %(a)s）；算上 %(pi)s "
+                         "的皮，最好的是%(y)s（期望 %(b)s）。尾大吃皮，尾强的分法多拿皮。") % {
+            "x": _option_name(without, without.best),
+            "a": _chips(without.options[without.best].ev), "pi": pi,
+            "y": _option_name(with_pi, with_pi.best), "b": _chips(best.ev)}
+    others = [o for i, o in enumerate(with_pi.options) if i != with_pi.best]
+    if not with_pi.exact and any(best.ev - o.ev < 2 * math.hypot(best.stderr, o.stderr)
+                                 for o in others):
+        effect += " " + gettext("最好的那种和另一种相差不到两个标准误差，可以当作差不多好。")
+    return {"rows": rows, "effect": effect, "pi": pi, "exact": with_pi.exact,
+            "deals": f"{with_pi.deals:,}", "opponents": len(s.opponents),
+            "kinds": s.mine}
+
+
+@visitor_independent
+def at_table(request: HttpRequest) -> HttpResponse:
+    """/splits/table/: the split at a real showdown, priced (GET form; htmx swaps the
+    tool only)."""
+    form = table_form(request.GET)
+    context: dict[str, Any] = {"t": form, "answer": None, "error": "", "error_field": "",
+                               "show_pinyin": not (get_language() or "zh").startswith("zh")}
+    if form["submitted"]:
+        try:
+            context["answer"] = table_answer(_situation(form), form["rules"])
+        except TableError as exc:
+            context["error"], context["error_field"] = exc.html, exc.field
+    htmx = is_htmx(request)
+    template = "splits/table.html#table-tool" if htmx else "splits/table.html"
+    status = 400 if context["error"] and not htmx else 200
+    response = render(request, template, context, status=status)
+    if htmx and context["answer"] is not None:
+        response["HX-Push-Url"] = f"{reverse('splits-table')}?{_query(form)}"
+    return response
+
+
+def _query(form: dict[str, Any]) -> str:
+    """The short address of a filled form: empty fields left out."""
+    params = [("cards", form["cards"]), ("stake", form["stake"])]
+    for row in form["rows"]:
+        if row["visible"] or row["stake"]:
+            params += [(row["vfield"], row["visible"]), (row["sfield"], row["stake"])]
+    if form["pi"]:
+        params.append(("pi", form["pi"]))
+    if form["rules"] != "xuanjing":
+        params.append(("rules", form["rules"]))
+    return urlencode(params)

@@ -1,0 +1,250 @@
+"""The glossary of game terms (``tutorial/content/glossary.json``) and the first-use links.
+
+Every page's main content passes through :func:`link_first_uses` (the ``{% glossed %}``
+tag in ``templates/base.html``): the first time a page uses a game term, the word links
+to its glossary entry; on English pages it also gets its pinyin and its one English
+rendering, e.g. ``挡家 (dǎngjiā, first seat)``.  A gloss the sentence already gives in
+brackets right after the word is replaced by the glossary's, so every first use reads the
+same site-wide.
+
+Where a term is looked for:
+
+* Chinese pages: terms of two characters or more anywhere in the text; a one-character
+  term (吃, 皮, 休 …) only when it stands alone in an element (``<strong>吃</strong>``),
+  in quotes (“走”) or right before a bracket that explains it (瞧（跟注）), since 走 or
+  头 are also everyday words.
+* English pages: runs of Chinese characters that are exactly a term, in English text or
+  alone in a ``lang="zh"`` element.
+
+Skipped: ``<head>``-like and interactive elements (links, buttons, labels, headings,
+form controls, scripts, SVG), elements marked ``translate="no"`` (a visitor's own words),
+``aria-hidden="true"`` or ``data-gloss="off"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from django.utils.html import escape
+
+GLOSSARY_URL = "/glossary/"
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    section: str
+    zh: str
+    pinyin: str
+    en: str
+    avoid: tuple[str, ...]
+    meaning_zh: str
+    meaning_en: str
+    href: str
+    forms: tuple[str, ...]  # other written forms that mean this term (三花十 → 三花)
+    link: str  # where a first use is linked: "text" (see the module), "alone", "never"
+
+    @property
+    def url(self) -> str:
+        return f"{GLOSSARY_URL}#{self.id}"
+
+    def meaning(self, english: bool) -> str:
+        return self.meaning_en if english else self.meaning_zh
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    zh: str
+    en: str
+
+    def title(self, english: bool) -> str:
+        return self.en if english else self.zh
+
+
+@cache
+def _data() -> dict[str, object]:
+    raw = resources.files("tutorial").joinpath("content/glossary.json").read_text("utf-8")
+    data: dict[str, object] = json.loads(raw)
+    return data
+
+
+@cache
+def sections() -> tuple[Section, ...]:
+    raw = _data()["sections"]
+    assert isinstance(raw, list)
+    return tuple(Section(s["id"], s["zh"], s["en"]) for s in raw)
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    raw = _data()["terms"]
+    assert isinstance(raw, list)
+    return tuple(
+        Term(
+            id=t["id"], section=t["section"], zh=t["zh"], pinyin=t["pinyin"], en=t["en"],
+            avoid=tuple(t.get("avoid", ())), meaning_zh=t["meaning_zh"],
+            meaning_en=t["meaning_en"], href=t["href"], forms=tuple(t.get("forms", ())),
+            link=t.get("link", "text"),
+        )
+        for t in raw
+    )
+
+
+@cache
+def by_word() -> dict[str, Term]:
+    """Every written form (the term and its ``forms``) → its entry."""
+    words: dict[str, Term] = {}
+    for term in terms():
+        if term.link == "never":
+            continue
+        for word in (term.zh, *term.forms):
+            words.setdefault(word, term)
+    return words
+
+
+@cache
+def _zh_pattern() -> re.Pattern[str]:
+    """Terms of two characters or more, longest first (尾大吃皮 before 吃皮); a
+    one-character term only in quotes (“走”) or right before a bracket (瞧（跟注）)."""
+    inline = {w: t for w, t in by_word().items() if t.link == "text"}
+    words = sorted((w for w in inline if len(w) > 1), key=len, reverse=True)
+    singles = "|".join(re.escape(w) for w in inline if len(w) == 1)
+    return re.compile("|".join(map(re.escape, words))
+                      + f"|(?<=“)(?:{singles})(?=”)|(?:{singles})(?=（)")
+
+
+# --------------------------------------------------------------------------- linking
+_TOKENS = re.compile(r"(<!--.*?-->|<[^>]*>)", re.S)
+_TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>", re.S)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_BRACKET = re.compile(r"^(\s*)\(([^()]*)\)")
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+         "source", "track", "wbr"}
+_INLINE = {"span", "b", "strong", "i", "em", "abbr", "small", "mark", "q", "cite", "dfn"}
+_SKIPPED_TAGS = {"a", "button", "label", "select", "option", "textarea", "script", "style",
+                 "title", "svg", "h1", "h2", "h3", "h4", "h5", "h6", "caption", "summary",
+                 "code", "pre", "legend", "output"}
+_SKIPPING_ATTRS = re.compile(
+    r"""\b(?:translate\s*=\s*["']?no|aria-hidden\s*=\s*["']?true|data-gloss\s*=\s*["']?off)""")
+_ZH_LANG = re.compile(r"""\blang\s*=\s*["']?zh""", re.I)
+_EN_LANG = re.compile(r"""\blang\s*=\s*["']?en""", re.I)
+
+
+def _link(term: Term, word: str) -> str:
+    return (f'<a class="term" href="{term.url}" lang="zh-Hans">{escape(word)}</a>')
+
+
+def _gloss(term: Term) -> str:
+    return f"{term.pinyin}, {term.en}"
+
+
+def _with_gloss(term: Term, after: str) -> tuple[str, str]:
+    """The gloss of an English first use and the text after it: the gloss replaces a short
+    English one the sentence already gives in brackets."""
+    gloss = f" ({escape(term.pinyin)}, {escape(term.en)})"
+    match = _BRACKET.match(after)
+    if match and not _CJK_RUN.search(match.group(2)) and len(match.group(2)) <= 40:
+        return gloss, after[match.end():]
+    return gloss, after
+
+
+class _Linker:
+    def __init__(self, english: bool) -> None:
+        self.english = english
+        self.seen: set[str] = set()
+
+    def new(self, word: str) -> Term | None:
+        term = by_word().get(word)
+        if term is None or term.id in self.seen:
+            return None
+        self.seen.add(term.id)
+        return term
+
+    def chinese_text(self, text: str) -> str:
+        stripped = text.strip()
+        if len(stripped) == 1:
+            term = self.new(stripped)
+            return text.replace(stripped, _link(term, stripped)) if term else text
+
+        def replace(match: re.Match[str]) -> str:
+            term = self.new(match.group(0))
+            return _link(term, match.group(0)) if term else match.group(0)
+
+        return _zh_pattern().sub(replace, text)
+
+    def english_text(self, text: str) -> str:
+        out: list[str] = []
+        words = by_word()
+        while True:
+            match = next((m for m in _CJK_RUN.finditer(text)
+                          if m.group(0) in words and words[m.group(0)].id not in self.seen),
+                         None)
+            if match is None:
+                out.append(text)
+                return "".join(out)
+            word = match.group(0)
+            term = self.new(word)
+            assert term is not None
+            before, rest = text[:match.start()], text[match.end():]
+            out.append(before + _link(term, word))
+            if before.endswith("(") and rest.startswith(")"):  # "Win (吃)": glossed already
+                out.append(f" {escape(term.pinyin)}")
+            else:
+                gloss, rest = _with_gloss(term, rest)
+                out.append(gloss)
+            text = rest
+
+
+def link_first_uses(html: str, english: bool) -> str:
+    """``html`` with the first use of each glossary term linked (and glossed in English)."""
+    linker = _Linker(english)
+    tokens = _TOKENS.split(html)
+    # stack entries: (tag, skipped, chinese): chinese = inside a lang="zh" element
+    stack: list[tuple[str, bool, bool]] = []
+    pending: list[tuple[int, Term]] = []  # English: a zh element that is one term
+    for i, token in enumerate(tokens):
+        if i % 2:  # a tag or a comment
+            tag = _TAG.match(token)
+            if tag is None:
+                continue
+            closing, name, attrs = tag.group(1), tag.group(2).lower(), tag.group(3)
+            if closing:
+                for j in range(len(stack) - 1, -1, -1):
+                    if stack[j][0] == name:
+                        del stack[j:]
+                        break
+                if pending and pending[-1][0] > len(stack):
+                    _, glossed = pending.pop()
+                    if name not in _INLINE:  # <dt>发招</dt>: the gloss goes inside
+                        tokens[i] = _with_gloss(glossed, "")[0] + tokens[i]
+                    elif i + 1 < len(tokens):
+                        gloss, tokens[i + 1] = _with_gloss(glossed, tokens[i + 1])
+                        tokens[i] += gloss
+                continue
+            if name in _VOID or attrs.rstrip().endswith("/"):
+                continue
+            skipped = bool(stack and stack[-1][1]) or name in _SKIPPED_TAGS \
+                or bool(_SKIPPING_ATTRS.search(attrs))
+            chinese = (bool(stack and stack[-1][2]) or bool(_ZH_LANG.search(attrs))) \
+                and not _EN_LANG.search(attrs)
+            stack.append((name, skipped, chinese))
+            continue
+        if not token.strip() or (stack and stack[-1][1]):
+            continue
+        in_chinese = bool(stack and stack[-1][2])
+        if not english:
+            tokens[i] = linker.chinese_text(token)
+        elif in_chinese:
+            word = token.strip()
+            found = linker.new(word)
+            if found is not None:
+                tokens[i] = token.replace(word, _link(found, word))
+                pending.append((len(stack), found))
+        else:
+            tokens[i] = linker.english_text(token)
+    return "".join(tokens)
