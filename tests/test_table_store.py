@@ -135,9 +135,9 @@ def test_split_session_keeps_every_hand_and_replays() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_existing_hands_into_rows() -> None:
-    module = importlib.import_module("tutorial.migrations.0007_practicehand")
+    module = importlib.import_module("tutorial.migrations.0008_practicehand")
     before = [dep for dep in module.Migration.dependencies if dep[0] == "tutorial"]
-    after = [("tutorial", "0007_practicehand")]
+    after = [("tutorial", "0008_practicehand")]
     executor = MigrationExecutor(connection)
     try:
         executor.migrate(before)

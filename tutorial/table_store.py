@@ -5,7 +5,7 @@ before the current segment (``Game.take_finished``); every finished hand becomes
 ``PracticeHand`` row with the state just before its deal (``start``) and its own actions
 (``log``, the deal first).  A whole session can be put back together from the rows
 (:func:`full_game`), and an old table that kept everything in one state is split the same
-way (:func:`split_session`, used by migration 0007).
+way (:func:`split_session`, used by migration 0008).
 """
 
 from __future__ import annotations

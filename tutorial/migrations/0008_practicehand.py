@@ -41,7 +41,7 @@ def join_finished_hands(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tutorial', '0006_night_time_zone'),
+        ('tutorial', '0007_ratecount'),
     ]
 
     operations = [
