@@ -1,0 +1,183 @@
+"""The coach's pages (issue 14 §3): 复盘 of a finished practice hand, its JSON export,
+再来一次 (retry a graded decision) and the session report.
+
+Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
+owns the table (another visitor's table, or a hand still being played → 404).  The
+review is computed on the first request and stored (:func:`tutorial.coach.stored`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_GET
+
+from engine.game import Action, Game, card_by_label, hand_from_dict
+from engine.review import grade
+from tutorial import coach
+from tutorial.models_table import PracticeTable
+from tutorial.table_log import hand_log
+from tutorial.views.table import ACT_WORDS, _load, display_name
+
+
+def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTable:
+    table = _load(request, table_id)
+    if not table.hands.filter(number=number).exists():
+        raise Http404("no such finished hand")
+    return table
+
+
+def _review(table: PracticeTable, number: int) -> dict[str, Any]:
+    try:
+        return coach.stored(table, number)
+    except coach.CoachError:
+        raise Http404("this hand cannot be reviewed") from None
+
+
+def gloss(word: str) -> str:
+    """The English gloss of a grade (好 / 不精确 / 失误 / 大错); empty in Chinese."""
+    text = pgettext("coach-grade", word)
+    return "" if text == word else text
+
+
+def option_label(o: dict[str, Any]) -> str:
+    word = _(ACT_WORDS[o["kind"]])
+    return f"{word} {o['amount']}" if o.get("amount") is not None else word
+
+
+def _figures(d: dict[str, Any]) -> dict[str, Any]:
+    """A graded decision ready for the template: options with words, the sentence why."""
+    options = [{**o, "label": option_label(o), "best": i == d["best"],
+                "chosen": i == d["chosen"], "index": i}
+               for i, o in enumerate(d["options"])]
+    best, chosen = options[d["best"]], options[d["chosen"]]
+    units = d["loss"] / max(1, d.get("opening", 1))
+    return {**d, "options": options, "best_label": best["label"],
+            "chosen_label": chosen["label"], "units": units, "gloss": gloss(d["grade"]),
+            "why": why(d, best["label"], chosen["label"])}
+
+
+def why(d: dict[str, Any], best: str, chosen: str) -> str:
+    """One plain sentence: the choice against the best, and what the price offered."""
+    words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
+             "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
+             "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
+             "pi": d.get("pi", 0)}
+    if d["best"] == d["chosen"]:
+        first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
+    elif d["grade"] == "好":
+        first = _("“%(best)s”平均多 %(loss)s 个筹码，但误差有 ±%(se)s，分不出高下。") % words
+    else:
+        first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码（误差 ±%(se)s）。") % words
+    if d.get("to_call"):
+        second = _("瞧要再放 %(call)s，放进去以后桌上一共 %(pot)s，"
+                   "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
+    else:
+        second = _("没人下注，休一分钱不花。")
+    if d.get("pi"):
+        second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
+    return f"{first}{second}"
+
+
+def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    options = []
+    for i, o in enumerate(s["options"]):
+        label = (o["sanhua"] if "sanhua" in o
+                 else _("头 %(h)s｜尾 %(t)s") % {"h": o["head_name"], "t": o["tail_name"]})
+        options.append({**o, "label": label, "best": i == s["best"], "chosen": i == s["chosen"]})
+    return {**s, "options": options, "units": s["loss"] / max(1, opening),
+            "gloss": gloss(s["grade"])}
+
+
+@require_GET
+def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """复盘: the hand with every card shown, each decision graded, the split priced."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    row = table.hands.get(number=number)
+    hand = hand_from_dict(row.hand)
+    game = Game.from_dict(row.start)
+    players = []
+    for i in hand.order:
+        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
+                        "cards": [card_by_label(c) for c in hand.cards[i]],
+                        "folded": hand.folded[i], "net": hand.result.nets[i] if hand.result else 0})
+    decisions = [_figures({**d, "opening": data["opening"], "index": k})
+                 for k, d in enumerate(data["decisions"])]
+    context = {"table": table, "number": number, "players": players, "review": data,
+               "decisions": decisions, "split": _split(data["split"], data["opening"]),
+               "log": hand_log(game, hand, lambda i: display_name(game, i), True)}
+    return render(request, "coach/review.html", context)
+
+
+@require_GET
+def export_hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """The hand as ``python -m engine review`` reads it (a download)."""
+    table = _hand(request, table_id, number)
+    try:
+        data = coach.export(table, number)
+    except coach.CoachError:
+        raise Http404("this hand cannot be exported") from None
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="chexuan-hand-{number}.json"'
+    return response
+
+
+@require_GET
+def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> HttpResponse:
+    """再来一次: decision ``k`` of hand ``number`` again, with what the learner saw then;
+    ``?pick=j`` grades option ``j`` from the stored figures."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    if not 0 <= k < len(data["decisions"]):
+        raise Http404("no such decision")
+    d = _figures({**data["decisions"][k], "opening": data["opening"], "index": k})
+    row = table.hands.get(number=number)
+    game = Game.from_dict(row.start)
+    for raw in row.log[:d["step"]]:
+        game.apply(Action.from_dict(raw))
+    h = game.hand
+    assert h is not None
+    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN,
+              "cards": [card_by_label(c) for c in game.visible_cards(i, coach.HUMAN)],
+              "hidden": game.dealt(i) - len(game.visible_cards(i, coach.HUMAN)),
+              "stake": h.committed[i], "folded": h.folded[i]} for i in h.order]
+    context: dict[str, Any] = {"table": table, "number": number, "d": d, "seats": seats,
+                               "log": hand_log(game, h, lambda i: display_name(game, i), False),
+                               "picked": None, "error": None}
+    status = 200
+    if "pick" in request.GET:
+        raw = request.GET["pick"]
+        if not raw.isdigit() or int(raw) >= len(d["options"]):
+            context["error"] = _("请从下面的选项里选一个")
+            status = 400
+        else:
+            j = int(raw)
+            mine, top = d["options"][j], d["options"][d["best"]]
+            loss = top["ev"] - mine["ev"]
+            se = (d["loss_stderr"] if j == d["chosen"]
+                  else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
+            verdict = grade(loss, se, data["opening"])
+            context["picked"] = {"option": mine, "loss": loss, "se": se,
+                                 "grade": verdict, "gloss": gloss(verdict),
+                                 "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se,
+                                             "grade": verdict},
+                                            top["label"], mine["label"])}
+    fragment = getattr(request, "htmx", False) and "pick" in request.GET
+    return render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
+                  context, status=status)
+
+
+urlpatterns = [
+    path("<uuid:table_id>/<int:number>/", review_page, name="coach-review"),
+    path("<uuid:table_id>/<int:number>/hand.json", export_hand, name="coach-export"),
+    path("<uuid:table_id>/<int:number>/retry/<int:k>/", retry, name="coach-retry"),
+]
