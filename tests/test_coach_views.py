@@ -122,3 +122,57 @@ def test_cli_reads_the_export(played: tuple[Client, str]) -> None:
                          input=body, capture_output=True, check=True)
     printed = json.loads(out.stdout)
     assert printed
+
+
+def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/")
+    assert r.status_code == 200 and "还有 2 手没有复盘" in r.content.decode()
+    r = client.post(f"/coach/{tid}/review-rest")
+    assert r.status_code == 303
+    r = client.get(f"/coach/{tid}/")
+    html = r.content.decode()
+    assert "没有复盘" not in html and "<svg" in html and "style=" not in html
+    from tests.tables import table_of
+    reviews = [row.data for row in HandReview.objects.filter(table=table_of(f"/table/{tid}/"))]
+    figures = coach.report(reviews)
+    assert figures["chips"] == sum(d["net"] for d in reviews)
+    assert figures["luck"] == pytest.approx(figures["chips"] - figures["adjusted"])
+    total_lost = sum(figures["lost"].values())
+    assert total_lost == pytest.approx(sum(
+        coach.counted(d["loss"], d["loss_stderr"])
+        for data in reviews for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
+    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    for c in figures["costly"]:
+        if not c["split"]:
+            assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
+
+
+def test_adjusted_is_first_choice_minus_later_losses() -> None:
+    option = {"kind": "call", "ev": 5.0, "stderr": 1.0}
+    data = {"net": -30, "decisions": [
+        {"round": 1, "chosen": 0, "options": [option], "loss": 0.0, "loss_stderr": 0.0},
+        {"round": 2, "chosen": 0, "options": [option], "loss": 4.0, "loss_stderr": 1.0},
+        {"round": 3, "chosen": 0, "options": [option], "loss": 3.0, "loss_stderr": 2.0}],
+        "split": {"loss": 2.0, "loss_stderr": 0.0}}
+    assert coach.adjusted(data) == 5.0 - 4.0 - 2.0  # the 3.0 is within two errors
+    assert coach.adjusted({"net": 7, "decisions": [], "split": None}) == 7
+
+
+def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, str]) -> None:
+    client, tid = played
+    assert Client().get(f"/coach/{tid}/").status_code == 404
+    assert client.get(f"/coach/{tid}/review-rest").status_code == 405
+
+
+def test_english(played: tuple[Client, str]) -> None:
+    client, tid = played
+    client.cookies["django_language"] = "en"
+    from tests.english import unlinked
+    html = unlinked(client.get(f"/coach/{tid}/1/").content.decode())
+    assert "Review of hand 1" in html and "Each of your decisions" in html
+    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)"))
+    html = unlinked(client.get(f"/coach/{tid}/1/retry/0/", {"pick": "0"}).content.decode())
+    assert "What do you choose this time?" in html and "You chose" in html
+    html = unlinked(client.get(f"/coach/{tid}/").content.decode())
+    assert "This session&#x27;s coach report" in html or "This session's coach report" in html

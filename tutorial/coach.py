@@ -161,3 +161,83 @@ def stored(table: PracticeTable, number: int) -> dict[str, Any]:
     except IntegrityError:  # a parallel request stored it first: the same figures
         pass
     return data
+
+
+# ---------------------------------------------------------------------- the session report
+def counted(loss: float, loss_stderr: float) -> float:
+    """The chips a decision gave up, counted only beyond two standard errors (as graded)."""
+    return float(loss) if loss > 2 * loss_stderr else 0.0
+
+
+def adjusted(data: dict[str, Any]) -> float:
+    """The hand's luck-adjusted result (README, "Coach"): the expected chips of the
+    learner's first decision as chosen, minus what every later decision and the split gave
+    up (counted as graded); a hand without a decision counts its result."""
+    decisions = data["decisions"]
+    if not decisions:
+        return float(data["net"])
+    first = decisions[0]
+    value = float(first["options"][first["chosen"]]["ev"])
+    later = sum(counted(d["loss"], d["loss_stderr"]) for d in decisions[1:])
+    split = data.get("split")
+    if split:
+        later += counted(split["loss"], split["loss_stderr"])
+    return value - later
+
+
+def report(reviews: list[dict[str, Any]]) -> dict[str, Any]:
+    """A session's figures from its hands' reviews (oldest first)."""
+    lost = {"round1": 0.0, "rounds23": 0.0, "splits": 0.0}
+    costly: list[dict[str, Any]] = []
+    chips = adj = 0.0
+    curve = []
+    for data in reviews:
+        for k, d in enumerate(data["decisions"]):
+            cost = counted(d["loss"], d["loss_stderr"])
+            lost["round1" if d["round"] == 1 else "rounds23"] += cost
+            costly.append({"number": data["number"], "index": k, "round": d["round"],
+                           "loss": cost, "grade": d["grade"], "split": False, "decision": d})
+        split = data.get("split")
+        if split:
+            cost = counted(split["loss"], split["loss_stderr"])
+            lost["splits"] += cost
+            costly.append({"number": data["number"], "index": None, "round": 4, "loss": cost,
+                           "grade": split["grade"], "split": True, "decision": split})
+        chips += data["net"]
+        adj += adjusted(data)
+        curve.append({"number": data["number"], "chips": chips, "adjusted": adj})
+    costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:5]
+    return {"hands": len(reviews), "chips": chips, "adjusted": adj, "luck": chips - adj,
+            "lost": lost, "costly": costly, "curve": curve}
+
+
+def chart(curve: list[dict[str, Any]], width: int = 600, height: int = 220,
+          pad: int = 36) -> dict[str, Any] | None:
+    """SVG coordinates of the chips and adjusted-chips lines (drawn by the template)."""
+    if not curve:
+        return None
+    values = [0.0] + [float(p[k]) for p in curve for k in ("chips", "adjusted")]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    n = len(curve)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * i / max(1, n)
+
+    def y(v: float) -> float:
+        return height - pad - (height - 2 * pad) * (v - low) / span
+
+    def line(key: str) -> str:
+        return " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in
+                        enumerate([0.0] + [p[key] for p in curve]))
+
+    return {"width": width, "height": height, "chips": line("chips"),
+            "adjusted": line("adjusted"), "zero": y(0.0), "left": pad, "right": width - pad,
+            "low": low, "high": high, "top": y(high), "bottom": y(low)}
+
+
+def missing(table: PracticeTable) -> list[int]:
+    """The table's finished, replayable hands without a stored review."""
+    done = set(HandReview.objects.filter(table=table).values_list("number", flat=True))
+    return [n for n, start in table.hands.values_list("number", "start")
+            if n not in done and start is not None]

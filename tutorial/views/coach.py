@@ -11,17 +11,19 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from engine.game import Action, Game, card_by_label, hand_from_dict
 from engine.review import grade
 from tutorial import coach
+from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
+from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import ACT_WORDS, _load, display_name
 
@@ -85,14 +87,17 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
     return f"{first}{second}"
 
 
+def split_label(o: dict[str, Any]) -> str:
+    if "sanhua" in o:
+        return str(o["sanhua"])
+    return _("头 %(h)s｜尾 %(t)s") % {"h": o["head_name"], "t": o["tail_name"]}
+
+
 def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
     if s is None:
         return None
-    options = []
-    for i, o in enumerate(s["options"]):
-        label = (o["sanhua"] if "sanhua" in o
-                 else _("头 %(h)s｜尾 %(t)s") % {"h": o["head_name"], "t": o["tail_name"]})
-        options.append({**o, "label": label, "best": i == s["best"], "chosen": i == s["chosen"]})
+    options = [{**o, "label": split_label(o), "best": i == s["best"], "chosen": i == s["chosen"]}
+               for i, o in enumerate(s["options"])]
     return {**s, "options": options, "units": s["loss"] / max(1, opening),
             "gloss": gloss(s["grade"])}
 
@@ -176,7 +181,61 @@ def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> Htt
                   context, status=status)
 
 
+REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
+
+
+def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every table of this visitor with reviewed hands: progress across sessions."""
+    owner = request.session.session_key
+    rows = HandReview.objects.filter(table__owner=owner).order_by("table__created", "number")
+    by_table: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    created = {}
+    for row in rows.select_related("table"):
+        by_table.setdefault(row.table_id, []).append(row.data)
+        created[row.table_id] = row.table.created
+    out = []
+    for tid, reviews in by_table.items():
+        r = coach.report(reviews)
+        lost = sum(r["lost"].values())
+        out.append({"id": tid, "created": created[tid], "hands": r["hands"], "chips": r["chips"],
+                    "adjusted": r["adjusted"], "lost_per_hand": lost / max(1, r["hands"])})
+    return out
+
+
+@require_GET
+def report_page(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """The session report: result, luck-adjusted result, chips lost by kind, the five
+    costliest decisions, the chart; the visitor's other sessions for progress."""
+    table = _load(request, table_id)
+    reviews = [row.data for row in HandReview.objects.filter(table=table).order_by("number")]
+    r = coach.report(reviews)
+    for c in r["costly"]:
+        d = c["decision"]
+        c["label"] = (split_label(d["options"][d["chosen"]]) if c["split"]
+                      else option_label(d["options"][d["chosen"]]))
+        c["gloss"] = gloss(c["grade"])
+    context = {"table": table, "report": r, "chart": coach.chart(r["curve"]),
+               "missing": len(coach.missing(table)), "per_post": REVIEWS_PER_POST,
+               "sessions": _sessions(request)}
+    return render(request, "coach/report.html", context)
+
+
+@require_POST
+@rate_limited("write")
+def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """Review up to :data:`REVIEWS_PER_POST` more hands of the session, then the report."""
+    table = _load(request, table_id)
+    for number in coach.missing(table)[:REVIEWS_PER_POST]:
+        try:
+            coach.stored(table, number)
+        except coach.CoachError:
+            continue
+    return HttpResponseRedirect(reverse("coach-report", args=[table.id]), status=303)
+
+
 urlpatterns = [
+    path("<uuid:table_id>/", report_page, name="coach-report"),
+    path("<uuid:table_id>/review-rest", review_rest, name="coach-review-rest"),
     path("<uuid:table_id>/<int:number>/", review_page, name="coach-review"),
     path("<uuid:table_id>/<int:number>/hand.json", export_hand, name="coach-export"),
     path("<uuid:table_id>/<int:number>/retry/<int:k>/", retry, name="coach-retry"),
