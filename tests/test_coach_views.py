@@ -176,3 +176,21 @@ def test_english(played: tuple[Client, str]) -> None:
     assert "What do you choose this time?" in html and "You chose" in html
     html = unlinked(client.get(f"/coach/{tid}/").content.decode())
     assert "This session&#x27;s coach report" in html or "This session's coach report" in html
+
+
+def test_table_shows_the_coach_after_the_hand_and_it_switches_off(
+        played: tuple[Client, str]) -> None:
+    client, tid = played
+    html = client.get(f"/table/{tid}/").content.decode()
+    assert f"/coach/{tid}/2/summary" in html and "关掉教练" in html
+    r = client.get(f"/coach/{tid}/2/summary", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "coach-grade" in r.content.decode()
+    r = client.post("/coach/switch", {"coach": "off", "next": f"/table/{tid}/"})
+    assert r.status_code == 303 and r["Location"] == f"/table/{tid}/"
+    html = client.get(f"/table/{tid}/").content.decode()
+    assert f"/coach/{tid}/2/summary" not in html and f"/coach/{tid}/2/" in html and "打开教练" in html
+    history = client.get(f"/table/{tid}/history").content.decode()
+    assert f"/coach/{tid}/1/" in history and f"/coach/{tid}/1/summary" not in history
+    assert client.post("/coach/switch", {"coach": "maybe"}).status_code == 400
+    r = client.post("/coach/switch", {"coach": "on", "next": "https://evil.example/"})
+    assert r["Location"] == "/table/"

@@ -14,6 +14,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
@@ -121,6 +122,33 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
                "log": hand_log(game, hand, lambda i: display_name(game, i), True)}
     return render(request, "coach/review.html", context)
+
+
+@require_GET
+def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """The coach's verdict on a finished hand: a fragment for the table (htmx)."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    decisions = []
+    for k, d in enumerate(data["decisions"]):
+        shown = _figures({**d, "opening": data["opening"], "index": k})
+        shown["loss_shown"] = coach.counted(d["loss"], d["loss_stderr"]) > 0
+        decisions.append(shown)
+    return render(request, "coach/_summary.html",
+                  {"decisions": decisions, "split": _split(data["split"], data["opening"])})
+
+
+@require_POST
+def switch(request: HttpRequest) -> HttpResponse:
+    """Switch the coach on or off for this visitor (back to ``next``)."""
+    choice = request.POST.get("coach")
+    if choice not in ("on", "off"):
+        return HttpResponse(_("教练只能打开或关掉"), status=400, content_type="text/plain")
+    request.session["coach_off"] = choice == "off"
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("table")
+    return HttpResponseRedirect(target, status=303)
 
 
 @require_GET
@@ -234,6 +262,8 @@ def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 
 
 urlpatterns = [
+    path("switch", switch, name="coach-switch"),
+    path("<uuid:table_id>/<int:number>/summary", summary, name="coach-summary"),
     path("<uuid:table_id>/", report_page, name="coach-report"),
     path("<uuid:table_id>/review-rest", review_rest, name="coach-review-rest"),
     path("<uuid:table_id>/<int:number>/", review_page, name="coach-review"),
