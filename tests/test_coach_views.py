@@ -141,7 +141,8 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
     total_lost = sum(figures["lost"].values())
     assert total_lost == pytest.approx(sum(
         coach.counted(d["loss"], d["loss_stderr"])
-        for data in reviews for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
+        for data in reviews
+        for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
     assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
     for c in figures["costly"]:
         if not c["split"]:
@@ -188,7 +189,8 @@ def test_table_shows_the_coach_after_the_hand_and_it_switches_off(
     r = client.post("/coach/switch", {"coach": "off", "next": f"/table/{tid}/"})
     assert r.status_code == 303 and r["Location"] == f"/table/{tid}/"
     html = client.get(f"/table/{tid}/").content.decode()
-    assert f"/coach/{tid}/2/summary" not in html and f"/coach/{tid}/2/" in html and "打开教练" in html
+    assert f"/coach/{tid}/2/summary" not in html
+    assert f"/coach/{tid}/2/" in html and "打开教练" in html
     history = client.get(f"/table/{tid}/history").content.decode()
     assert f"/coach/{tid}/1/" in history and f"/coach/{tid}/1/summary" not in history
     assert client.post("/coach/switch", {"coach": "maybe"}).status_code == 400
