@@ -7,6 +7,8 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org), default none.
     DATABASE_URL     dj-database-url syntax; default sqlite:///<project>/db.sqlite3.
     DATABASE_CREATE  "1" lets a production SQLite database file be created (first migrate).
+    RATE_LIMITS      e.g. "new=100/600,write=600/60" (per client: requests/seconds).
+    CLIENT_IP_HEADER behind a proxy, e.g. HTTP_X_FORWARDED_FOR (its last address counts).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
 """
@@ -82,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "tutorial.context_processors.navigation",
+                "tutorial.course.returning",  # ?course=<lesson>: 下一步 back into the course
             ],
         },
     },
@@ -116,6 +119,28 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
 # the visitor's to a year.  serve_prod.sh runs clearsessions at each start.
 SESSION_COOKIE_AGE = 14 * 24 * 3600
+
+
+
+def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
+    """``new=100/600,write=600/60``: per scope, requests per seconds."""
+    limits = {}
+    for item in filter(None, text.split(",")):
+        scope, _, rate = item.strip().partition("=")
+        count, _, seconds = rate.partition("/")
+        if not (scope and count.isdecimal() and seconds.isdecimal() and int(seconds) > 0):
+            raise ImproperlyConfigured(f"RATE_LIMITS: {item!r} is not scope=requests/seconds")
+        limits[scope] = (int(count), int(seconds))
+    return limits
+
+
+# Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
+# new tables and nights, "write" for table actions, night entries and quiz/course answers.
+RATE_LIMITS = {"new": (100, 600), "write": (600, 60),
+               **_rate_limits(os.environ.get("RATE_LIMITS", ""))}
+# Behind a proxy, the request's META key holding the client address it saw (the last one
+# of a comma-separated list), e.g. HTTP_X_FORWARDED_FOR; unset: REMOTE_ADDR.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "")
 
 # Internationalisation: interface strings are written in Chinese (the msgids) and
 # translated to English in per-feature catalogs locale/<feature>/en/LC_MESSAGES/django.po.

@@ -48,7 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -64,9 +64,9 @@ from .rules import Rules, get_rules
 
 __all__ = [
     "DISTINCT_HANDS", "FORMAT", "OPPONENT_HANDS", "SEEN_HANDS", "Advice", "AdvisorError",
-    "NaiveDifferences", "NaiveExample", "SplitAdvice", "StrategyTable", "advise", "all_hands",
-    "canonical", "hand_code", "hand_probability", "load_table", "multiplicity",
-    "naive_differences", "opponent_weight", "preset_for", "ranking_fingerprint",
+    "NaiveDifferences", "NaiveExample", "RuleQuality", "SplitAdvice", "StrategyTable", "advise",
+    "all_hands", "canonical", "hand_code", "hand_probability", "load_table", "multiplicity",
+    "naive_differences", "opponent_weight", "preset_for", "ranking_fingerprint", "rule_quality",
     "strategy_for", "table_filename",
 ]
 
@@ -311,6 +311,29 @@ class NaiveDifferences:
     mean_gain: float  # EV gained per showdown, averaged over all hands
     mean_gain_when_differs: float  # … over the hands where they differ
     examples: tuple[NaiveExample, ...]  # largest gains first
+
+
+@dataclass(frozen=True)
+class RuleQuality:
+    """How good a split rule (such as :func:`engine.hands.naive_split`) is."""
+
+    share: float  # chance, over dealt hands, that it picks a best-EV split (ties count)
+    mean_loss: float  # EV given up per showdown against always splitting best
+
+
+@cache
+def rule_quality(rules: Rules, choose: Callable[[Sequence[Kind], Rules], Split]) -> RuleQuality:
+    """Measure a split rule over every hand, weighted by the chance of being dealt it."""
+    table = load_table(rules)
+    hits = loss = 0
+    for kinds in all_hands():
+        row = table.rows[kinds]
+        nets = [w - lo for w, lo in zip(row.wins, row.losses, strict=True)]
+        chosen = nets[splits(kinds, rules).index(choose(kinds, rules))]
+        m = multiplicity(kinds)
+        hits += m * (chosen == max(nets))
+        loss += m * (max(nets) - chosen)
+    return RuleQuality(hits / SEEN_HANDS, loss / (SEEN_HANDS * table.denominator))
 
 
 @cache

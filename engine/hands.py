@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .cards import CardError, Kind, check_available, parse_kinds
-from .groups import Group
+from .groups import Category, Group
 from .rules import Rules
 
 Key = tuple[int, int]  # (头 rank, 尾 rank)
@@ -85,6 +85,17 @@ def splits(kinds: Sequence[Kind], rules: Rules) -> tuple[Split, Split, Split]:
 def naive_split(kinds: Sequence[Kind], rules: Rules) -> Split:
     """The "strongest 头, then strongest 尾" split."""
     return max(splits(kinds, rules), key=lambda s: s.key(rules))
+
+
+def thumb_split(kinds: Sequence[Kind], rules: Rules) -> Split:
+    """The rule of thumb /splits/ teaches: keep a special group (丁二皇, a pair, 天九王,
+    a 杠, 地王) if some split makes one; then the strongest 尾; then the strongest 头."""
+
+    def key(s: Split) -> tuple[bool, int, int]:
+        special = s.head.category(rules) not in (Category.POINTS, Category.ZHOU)
+        return (special, s.tail.rank(rules), s.head.rank(rules))
+
+    return max(splits(kinds, rules), key=key)
 
 
 def compare(mine: Split, theirs: Split, rules: Rules) -> Outcome:

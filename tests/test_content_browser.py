@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"),
             ("/rules/", "variants"), ("/rules/app/", "differences"), ("/rules/app/", "app-words"),
             ("/rules/compare/", "order"), ("/rules/compare/", "equal"),
-            ("/rules/compare/", "diwang")]
+            ("/rules/compare/", "diwang"), ("/splits/", "thumb")]
 
 
 def test_new_sections_on_phone_and_desktop(

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
 from engine import get_rules
+from engine.advisor import SEEN_HANDS, all_hands, load_table, multiplicity, rule_quality
 from engine.cards import Kind, physical
 from engine.groups import ALL_GROUPS, Group
+from engine.hands import naive_split, parse_hand, splits, thumb_split
 from engine.quiz import facts, gen_koujue
 from tests.test_walkthroughs_engine import facts_of
 from tutorial.search import catalogue_for
@@ -255,7 +258,7 @@ def test_app_rules_page_labels_002_and_003_apart(client: Client) -> None:
         for anchor in ("app-face-up", "app-first-speaker", "app-raise", "app-zhoumang",
                        "app-mango-end", "app-sanhua", "app-settle-order", "app-seats")
     }
-    assert rows["app-face-up"].count("两张都翻开发") == 2
+    assert "两张都翻开发" in rows["app-face-up"] and "后两轮各一张明牌" in rows["app-face-up"]
     assert "从庄家开始" in rows["app-first-speaker"]
     assert "从庄家的下一家开始" in rows["app-first-speaker"]
     assert "不低于 10" in rows["app-raise"] and rows["app-raise"].count("没说下限") == 2
@@ -332,3 +335,82 @@ def test_quiz_feedback_links_the_compare_page(client: Client) -> None:
     token = re.search(r'name="token" value="([^"]+)"', html).group(1)  # type: ignore[union-attr]
     answer = client.post("/quiz/bigger/", {"token": token, "choice": "a", "seed": 5, "level": 1})
     assert 'href="/rules/compare/' in answer.content.decode()
+
+
+# ------------------------------------------------------------------ /splits/ rule of thumb
+
+
+def _quality_by_hand(rules_name: str, choose: Any) -> tuple[float, float]:
+    """(share of deals where ``choose`` splits best, mean EV given up), recomputed here
+    straight from the strategy table."""
+    rules = get_rules(rules_name)
+    table = load_table(rules)
+    hits = loss = 0
+    for kinds in all_hands():
+        row = table.rows[kinds]
+        evs = [w - lo for w, lo in zip(row.wins, row.losses, strict=True)]
+        chosen = next(evs[i] for i, s in enumerate(splits(kinds, rules))
+                      if s == choose(kinds, rules))
+        hits += multiplicity(kinds) * (chosen == max(evs))
+        loss += multiplicity(kinds) * (max(evs) - chosen)
+    return hits / SEEN_HANDS, loss / (SEEN_HANDS * table.denominator)
+
+
+@pytest.mark.parametrize("rules_name", ["xuanjing", "app"])
+def test_rule_of_thumb_is_measured_by_the_engine(rules_name: str) -> None:
+    rules = get_rules(rules_name)
+    thumb, naive = rule_quality(rules, thumb_split), rule_quality(rules, naive_split)
+    assert (thumb.share, thumb.mean_loss) == pytest.approx(
+        _quality_by_hand(rules_name, thumb_split))
+    assert (naive.share, naive.mean_loss) == pytest.approx(
+        _quality_by_hand(rules_name, naive_split))
+    # the rule beats the habit it replaces: more often best, and less given up
+    assert thumb.share > naive.share and thumb.mean_loss < naive.mean_loss
+
+
+def test_rule_of_thumb_in_words() -> None:
+    rules = get_rules("xuanjing")
+    # a special group is kept: 天九王 stays the 头
+    assert thumb_split(parse_hand("RQ B9 R6 R7"), rules).head == Group.parse("RQ B9")
+    # no special group worth keeping over a 皱 尾: 天地公子 / 双花十 → 天十二 / 地十二
+    split = thumb_split(parse_hand("RQ R2 B10 R10"), rules)
+    assert {split.head.display_name(), split.tail.display_name()} == {"天十二", "地十二"}
+
+
+@pytest.mark.parametrize("rules_name", ["xuanjing", "app"])
+def test_splits_page_starts_with_the_rule_of_thumb(client: Client, rules_name: str) -> None:
+    url = "/splits/" + ("?rules=app" if rules_name == "app" else "")
+    html = page(client, url)
+    assert html.index('id="thumb"') < html.index('id="what"') < html.index('id="finding"')
+    thumb = section(html, "thumb")
+    assert "能凑成特殊牌（丁二皇、对子、天九王、杠）就凑上；然后挑尾最大的分法" in thumb
+    rules = get_rules(rules_name)
+    for quality in (rule_quality(rules, thumb_split), rule_quality(rules, naive_split)):
+        assert f"{quality.share * 100:.1f}%" in thumb
+        assert f"{quality.mean_loss:.3f}" in thumb
+    assert "天十二" in thumb and "双花十" in thumb
+    assert 'href="/rules/compare/"' in html
+
+
+# ------------------------------------------------------------------ names, origin, app extras
+
+
+@pytest.mark.parametrize(
+    ("url", "anchor", "words"),
+    [
+        ("/rules/", "names", ["打旋", "打旋儿", "扯旋儿", "pia"]),
+        ("/rules/", "origin", ["80 年代", "崇庆县", "崇州", "牌九"]),
+        ("/rules/", "paijiu", ["骨牌", "宋代", "003"]),
+        ("/rules/", "bobo-name", ["聚宝盆", "金钵", "银钵"]),
+        ("/rules/", "no-gambling", ["积分制", "2000", "小来来", "1 毛、3 毛", "AA"]),
+        ("/rules/app/", "app-face-up", ["每位玩家最多 4 张牌"]),
+        ("/rules/app/", "app-mango-winner", ["尾牌最大的人独得芒果分", "累积到下一局"]),
+        ("/rules/app/", "app-scoring", ["底注", "基本积分", "荣誉值"]),
+    ],
+)
+def test_rules_teach_names_origin_and_app_extras(
+    client: Client, url: str, anchor: str, words: list[str]
+) -> None:
+    text = section(page(client, url), anchor)
+    for word in words:
+        assert word in text, (anchor, word)

@@ -71,3 +71,10 @@ def test_huge_order_position_is_a_400(client: Client) -> None:
 def test_huge_quiz_seed_is_a_400(client: Client) -> None:
     response = client.get(f"/quiz/order/?seed={HUGE}&level=1")
     assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_quiz_seed_beyond_a_database_integer_is_a_400(client: Client) -> None:
+    # PostgreSQL's integer column holds at most 2**31 - 1: a larger seed was a 500 there
+    assert client.get(f"/quiz/order/?seed={2**31}&level=1").status_code == 400
+    assert client.get(f"/quiz/order/?seed={2**31 - 1}&level=1").status_code == 200

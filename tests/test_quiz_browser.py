@@ -160,3 +160,17 @@ def test_english_feedback(live_server: Any, browser_page: Any, screenshot: Any,
     assert "Right!" in page.locator(".quiz-verdict").inner_text()
     axe(page)
     screenshot(page, "quiz-showdown-en-feedback")
+
+
+@pytest.mark.allow_http_errors
+def test_rate_limited_answer_says_so(live_server: Any, browser_page: Any, settings: Any,
+                                     screenshot: Any) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "write": (1, 60)}
+    page = browser_page
+    for seed in (5, 6):
+        page.goto(f"{live_server.url}/quiz/bigger/?seed={seed}&level=1")
+        question = q.generate("bigger", seed, 1, RULES)
+        answer_in_page(page, question, q.solve(question, RULES))
+    expect(page.get_by_role("alert")).to_have_text("请求太频繁了，请等一会儿再试。")
+    expect(page.locator("[data-quiz-form]")).to_be_visible()  # the question stays
+    screenshot(page, "quiz-rate-limited")

@@ -22,8 +22,8 @@
       (location.protocol === "https:" ? "; secure" : "");
   }
 
-  // When an htmx request fails, tell the user in a live region instead of failing silently.
-  document.addEventListener("htmx:responseError", function () {
+  // Say what went wrong in a live region instead of failing silently.
+  function tell(limited) {
     var region = document.getElementById("htmx-status");
     if (!region) {
       region = document.createElement("p");
@@ -32,8 +32,27 @@
       region.setAttribute("role", "alert");
       document.body.appendChild(region);
     }
-    region.textContent = document.documentElement.lang === "en"
-      ? "Something went wrong. Please reload the page."
-      : "出错了，请刷新页面再试。";
+    var english = document.documentElement.lang === "en";
+    if (limited) {
+      region.textContent = english
+        ? "Too many requests: please wait a minute and try again."
+        : "请求太频繁了，请等一会儿再试。";
+    } else {
+      region.textContent = english
+        ? "Something went wrong. Please reload the page."
+        : "出错了，请刷新页面再试。";
+    }
+  }
+
+  document.addEventListener("htmx:responseError", function () { tell(false); });
+
+  // A 429 (the per-client rate limit, templates/429.html) is never swapped in, even where a
+  // page swaps its 4xx answers (quiz.js, table.js): listening on window runs after them.
+  window.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 429) {
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+      tell(true);
+    }
   });
 })();

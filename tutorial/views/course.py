@@ -20,8 +20,10 @@ from django.urls import path, reverse
 from django.utils.translation import pgettext
 
 from engine import quiz as q
+from engine.numbers import NumberError, parse_int
 from tutorial import course
 from tutorial.models_course import CourseProgress, record_answer, stars_for
+from tutorial.ratelimit import rate_limited
 from tutorial.views import teaching
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
 
@@ -75,17 +77,18 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
         "lesson": lesson,
         "total": len(course.lessons()),
         "body": [course.text(p) for p in lesson.body],
-        "read": [(href, course.text(label)) for href, label in lesson.read],
+        "read": [(course.reading_url(href, lesson), course.text(label))
+                 for href, label in lesson.read],
         "row": _row(request, lesson),
         "next_url": exercise_url(lesson, 1),
     })
 
 
 def _parse_seed(raw: str | None) -> int:
-    raw = (raw or "").strip()
-    if not raw.isdecimal() or len(raw) > 12 or int(raw) > q.MAX_SEED:
-        raise q.QuizError("seed", f"not a seed: {raw!r}")
-    return int(raw)
+    try:
+        return parse_int(raw, 0, q.MAX_SEED)
+    except NumberError:
+        raise q.QuizError("seed", f"not a seed: {(raw or '')[:20]!r}") from None
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -116,6 +119,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
     }
 
 
+@rate_limited("write")
 def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     lesson = _lesson(slug)
     ex = _exercise(lesson, n)

@@ -51,6 +51,7 @@ from tutorial.models_night import (
     dinner_split,
     replay,
 )
+from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import is_htmx
 from tutorial.visitor_text import clean, key
@@ -160,6 +161,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("new")
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",
@@ -394,6 +396,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("write")
 def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     night = _night_or_404(token=token)
     errors: dict[str, str] = {}

@@ -46,6 +46,7 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
+from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
 SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last answer
@@ -263,7 +264,7 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
     if raw is None or raw == "":
         return default
     try:
-        return parse_int(raw, 0, 10**12 - 1)
+        return parse_int(raw, 0, q.MAX_SEED)
     except NumberError:
         raise q.QuizError("seed", f"not a whole number: {raw[:20]!r}") from None
 
@@ -271,6 +272,7 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
 # --------------------------------------------------------------------------- views
 
 
+@rate_limited("write")
 def quiz(request: HttpRequest, slug: str) -> HttpResponse:
     page = _page(slug)
     if request.method == "POST":

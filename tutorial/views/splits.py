@@ -39,10 +39,11 @@ from engine.advisor import (
     advise,
     load_table,
     naive_differences,
+    rule_quality,
 )
 from engine.cards import DECK, KINDS, Kind
 from engine.groups import Group
-from engine.hands import Split, sanhua
+from engine.hands import Split, naive_split, sanhua, thumb_split
 from engine.numbers import NumberError, parse_int
 from engine.rules import get_rules
 from engine.showdown import Opponent, Pricing, Situation, price
@@ -58,6 +59,7 @@ RULES_LABELS: dict[str, Promise] = {
 RULES_SHORT: dict[str, Promise] = {"xuanjing": _("旋经规则"), "app": _("app 规则")}
 SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
 EXAMPLE_HAND = "RQ R6 R7 B9"
+THUMB_HAND = "RQ R2 B10 R10"  # the rule of thumb's example: 天十二 / 地十二, not 天地公子 / 双花十
 MAX_INPUT = 80  # characters of the hand field echoed back
 
 # 汉字 names a visitor may type instead of codes: the kind names and their nicknames.
@@ -211,6 +213,24 @@ def _figures(rules_name: str) -> dict[str, Any]:
     }
 
 
+def _thumb(rules_name: str) -> dict[str, Any]:
+    """The rule of thumb the page starts with (:func:`engine.hands.thumb_split`), measured
+    against 头最大 (:func:`engine.advisor.rule_quality`), and both on the example hand."""
+    rules = get_rules(rules_name)
+    kinds = tuple(_BY_CODE[c] for c in THUMB_HAND.split())
+    thumb, naive = rule_quality(rules, thumb_split), rule_quality(rules, naive_split)
+    return {
+        "share": percent(thumb.share),
+        "naive_share": percent(naive.share),
+        "loss": f"{thumb.mean_loss:.3f}",
+        "naive_loss": f"{naive.mean_loss:.3f}",
+        "kinds": kinds,
+        "url": hand_url(kinds, rules_name),
+        "thumb": _split_view(thumb_split(kinds, rules), rules_name),
+        "naive": _split_view(naive_split(kinds, rules), rules_name),
+    }
+
+
 def _examples(found: NaiveDifferences, rules_name: str) -> list[dict[str, Any]]:
     return [
         {
@@ -344,6 +364,7 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "switch_url": switch_url,
         "figures": [figures[name] for name in RULES_NAMES],
         "f": current,
+        "thumb": _thumb(rules_name),
         "examples": _examples(current["found"], rules_name),
         "distinct_hands": f"{DISTINCT_HANDS:,}",
         "opponent_hands": f"{OPPONENT_HANDS:,}",

@@ -42,6 +42,7 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial.models_table import PracticeTable
+from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
 
@@ -406,6 +407,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
+@rate_limited("new")
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
@@ -540,16 +542,19 @@ def _squeeze(table: PracticeTable, game: Game) -> None:
 
 
 @require_POST
+@rate_limited("write")
 def act(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "human")
 
 
 @require_POST
+@rate_limited("write")
 def bot(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "bot")
 
 
 @require_POST
+@rate_limited("write")
 def squeeze(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "squeeze")
 

@@ -1,0 +1,126 @@
+"""Per-client rate limits on the requests that create rows: a clear 429 page in Chinese
+and English with Retry-After, nothing created, GETs never limited, each client counted on
+its own, and the counting atomic under real parallel requests."""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+
+from engine import quiz as q
+from engine.rules import get_rules
+from scripts.prodserver import production_server
+from tests.test_night_concurrency import Client as Phone
+from tests.test_night_concurrency import together
+from tutorial.models_limits import RateCount
+from tutorial.models_night import Night
+from tutorial.models_quiz import QuizQuestion
+from tutorial.models_table import PracticeTable
+
+TABLE = {"bots": "2", "level": "simple", "stakes": "1、3", "mango": "fixed"}
+NIGHT = {"player1": "甲", "player2": "乙", "stakes": "1、3", "bobo": "2000", "end": "23:59",
+         "tz": "UTC"}
+
+
+@pytest.fixture
+def low(settings: Any) -> Any:
+    settings.RATE_LIMITS = {"new": (2, 600), "write": (3, 60)}
+    return settings
+
+
+def answer(client: Client, seed: int, **extra: Any) -> Any:
+    html = client.get(f"/quiz/bigger/?seed={seed}&level=1").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', html)
+    assert token
+    question = q.generate("bigger", seed, 1, get_rules("xuanjing"))
+    return client.post("/quiz/bigger/", {"token": token[1],
+                                         **q.solve(question, get_rules("xuanjing"))}, **extra)
+
+
+@pytest.mark.django_db
+def test_new_tables_over_the_limit_get_a_429_page(client: Client, low: Any) -> None:
+    assert [client.post("/table/", TABLE).status_code for _ in range(2)] == [303, 303]
+    response = client.post("/table/", TABLE)
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= 600
+    html = response.content.decode()
+    assert "请求太频繁了" in html and "秒后再试" in html
+    assert " style=" not in html
+    assert PracticeTable.objects.count() == 2
+    assert client.get("/table/").status_code == 200  # reading is never limited
+    client.cookies["django_language"] = "en"
+    english = client.post("/table/", TABLE).content.decode()
+    assert "Too many requests" in english and "try again in" in english
+    assert "请求太频繁了" not in english
+
+
+@pytest.mark.django_db
+def test_new_nights_over_the_limit(client: Client, low: Any) -> None:
+    assert [client.post("/night/", NIGHT).status_code for _ in range(3)] == [302, 302, 429]
+    assert Night.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_quiz_answers_over_the_limit_and_clients_are_counted_apart(client: Client,
+                                                                   low: Any) -> None:
+    assert [answer(client, seed).status_code for seed in range(4)] == [200, 200, 200, 429]
+    assert QuizQuestion.objects.count() == 3
+    # another address has its own count
+    assert answer(client, 9, REMOTE_ADDR="192.0.2.7").status_code == 200
+    # htmx gets the 429 too (site.js shows a message)
+    assert answer(client, 10, HTTP_HX_REQUEST="true").status_code == 429
+
+
+@pytest.mark.django_db
+def test_proxy_header_names_the_client(client: Client, low: Any) -> None:
+    low.CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    for seed in range(3):
+        assert answer(client, seed, HTTP_X_FORWARDED_FOR=f"spoofed, 198.51.100.{seed}"
+                      ).status_code == 200
+    # one IPv6 /64 is one client
+    statuses = [answer(client, 10 + i, HTTP_X_FORWARDED_FOR=f"2001:db8::{i}").status_code
+                for i in range(4)]
+    assert statuses == [200, 200, 200, 429]
+
+
+@pytest.mark.django_db
+def test_the_window_passes_and_old_counters_go(client: Client, low: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1_000_000.0]
+    monkeypatch.setattr("tutorial.ratelimit.time.time", lambda: clock[0])
+    assert [answer(client, seed).status_code for seed in range(4)] == [200, 200, 200, 429]
+    clock[0] += 60
+    assert answer(client, 5).status_code == 200
+    clock[0] += 600
+    client.post("/table/", TABLE)
+    assert RateCount.objects.count() == 1  # the expired windows were deleted
+
+
+@pytest.fixture(scope="module")
+def limited_server() -> Iterator[str]:
+    saved = dict(os.environ)
+    if django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
+    os.environ["RATE_LIMITS"] = "new=5/600"
+    try:
+        with production_server(workers=4) as base:
+            yield base
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.mark.concurrency
+def test_parallel_requests_are_counted_atomically(limited_server: str) -> None:
+    host, port = urllib.parse.urlsplit(limited_server).netloc.split(":")
+    phone = Phone((host, int(port)))
+    results = together("/night/", [(phone, NIGHT)] * 20)
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [302] * 5 + [429] * 15, statuses

@@ -1,0 +1,90 @@
+"""Per-client rate limits on the endpoints that create rows (new tables and nights, table
+actions, night entries, quiz and course answers).
+
+The counters live in the database (:class:`~tutorial.models_limits.RateCount`), so every
+app server sharing it shares the limits, with no extra service.  A request increments its
+window's row with one ``UPDATE … SET count = count + 1``, which is atomic on SQLite and
+PostgreSQL (django-ratelimit refuses Django's DatabaseCache because its ``incr`` is a read
+then a write, and parallel requests would slip through).
+
+``settings.RATE_LIMITS`` maps a scope to (requests, seconds); a client over the limit gets
+the 429 page (``templates/429.html``) with ``Retry-After``.  The client is the address
+the request came from (``REMOTE_ADDR``, or the last address of ``CLIENT_IP_HEADER`` when
+a proxy in front of the site sets it); an IPv6 client is its /64 network.  Only unsafe
+methods count: GET and HEAD are never limited (and never write).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tutorial.models_limits import RateCount
+
+View = Callable[..., HttpResponse]
+
+
+def client_address(request: HttpRequest) -> str:
+    header = settings.CLIENT_IP_HEADER
+    raw = str(request.META.get(header, "")) if header else ""
+    address = raw.split(",")[-1].strip() or str(request.META.get("REMOTE_ADDR", ""))
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return "unknown"
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address)
+    return str(ip)
+
+
+def hit(scope: str, client: str, now: float) -> int | None:
+    """Count one request; the seconds to wait when it is over the limit, else None."""
+    limit, period = settings.RATE_LIMITS[scope]
+    window = int(now // period)
+    key = f"{scope}:{client}"
+    rows = RateCount.objects.filter(key=key, window=window)
+    with transaction.atomic():
+        if not rows.update(count=F("count") + 1):
+            RateCount.objects.filter(expires__lt=now).delete()
+            try:
+                with transaction.atomic():
+                    RateCount.objects.create(key=key, window=window,
+                                             expires=(window + 1) * period)
+            except IntegrityError:  # another server created it first
+                rows.update(count=F("count") + 1)
+        count = rows.values_list("count", flat=True).get()
+    if count <= limit:
+        return None
+    return max(1, int((window + 1) * period - now))
+
+
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    response = render(request, "429.html", {"seconds": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def rate_limited(scope: str) -> Callable[[View], View]:
+    """Limit a view's unsafe requests (POST …) per client in ``scope``."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in ("GET", "HEAD", "OPTIONS"):
+                wait = hit(scope, client_address(request), time.time())
+                if wait is not None:
+                    return too_many(request, wait)
+            return view(request, *args, **kwargs)
+
+        return limited
+
+    return decorate
