@@ -35,6 +35,10 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     tid, cookie = table
     page = browser_page
     own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/table/{tid}/")  # the coach's verdict comes into the result
+    expect(page.locator(".coach-summary .coach-grade").first).to_be_visible()
+    page.locator(".coach-hook").scroll_into_view_if_needed()
+    screenshot(page, "coach-table-hook-zh", full_page=False)
     page.goto(f"{live_server.url}/table/{tid}/history")
     page.get_by_role("link", name="复盘这一手").last.click()
     expect(page.locator("h1")).to_have_text("第 1 手复盘")

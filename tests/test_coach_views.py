@@ -169,7 +169,10 @@ def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, 
 def test_english(played: tuple[Client, str]) -> None:
     client, tid = played
     client.cookies["django_language"] = "en"
-    from tests.english import unlinked
+    from tests.english import game_terms, unlinked, untranslated
+    for path in (f"/coach/{tid}/", f"/coach/{tid}/1/", f"/coach/{tid}/2/",
+                 f"/coach/{tid}/1/retry/0/?pick=1", f"/table/{tid}/history"):
+        assert untranslated(client.get(path).content.decode(), game_terms()) == [], path
     html = unlinked(client.get(f"/coach/{tid}/1/").content.decode())
     assert "Review of hand 1" in html and "Each of your decisions" in html
     assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)"))

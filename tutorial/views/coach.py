@@ -14,6 +14,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -89,9 +90,11 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
 
 
 def split_label(o: dict[str, Any]) -> str:
+    """A split as 头 and 尾 with their (Chinese) names, or the 三花 declared."""
     if "sanhua" in o:
-        return str(o["sanhua"])
-    return _("头 %(h)s｜尾 %(t)s") % {"h": o["head_name"], "t": o["tail_name"]}
+        return format_html('<span lang="zh-Hans">{}</span>', o["sanhua"])
+    return format_html('{} <span lang="zh-Hans">{}</span> | {} <span lang="zh-Hans">{}</span>',
+                       _("头"), o["head_name"], _("尾"), o["tail_name"])
 
 
 def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
