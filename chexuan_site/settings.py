@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "tutorial.context_processors.navigation",
+                "tutorial.course.returning",  # ?course=<lesson>: 下一步 back into the course
             ],
         },
     },

@@ -32,6 +32,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from .cards import DECK, KINDS, Kind
+from .chance import draw
 from .game import Act, Action, Game, Legal, Phase, card_by_label
 from .hands import naive_split, sanhua, splits
 from .rules import Rules
@@ -322,13 +323,7 @@ def policy(game: Game, seat: int) -> Policy:
 
 def bot_action(game: Game, seat: int, rng: random.Random) -> Action:
     """What the bot in ``seat`` does now: one draw from :func:`policy`."""
-    options = policy(game, seat)
-    r = rng.random()
-    for action, p in options:
-        r -= p
-        if r < 0:
-            return action
-    return options[-1][0]
+    return draw(policy(game, seat), rng)
 
 
 # ---------------------------------------------------------------------- showdown

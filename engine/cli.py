@@ -15,8 +15,10 @@ from typing import Any, NoReturn
 
 from .advisor import AdvisorError, advise
 from .cards import CardError, parse_kinds
+from .game import Act, ActionError
 from .groups import Group, ranked
 from .hands import Split, parse_hand, sanhua
+from .review import WORLDS, ReviewError, decision_json, review
 from .rules import Rules, RulesError, get_rules
 from .settle import Seat, SettleError, settle
 from .showdown import SAMPLES, ShowdownError, parse_situation, price, pricing_json
@@ -209,6 +211,37 @@ def _showdown_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
+    """``{"config", "log", "seat"}`` (a session's ``game.state``): the last hand reviewed."""
+    if worlds < 1:
+        raise InputError("--worlds must be at least 1")
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict) or not \
+            isinstance(data.get("log"), list):
+        raise InputError('expected an object {"config": {...}, "log": [...], "seat": n}')
+    seat = data.get("seat", 0)
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InputError("seat must be a whole number")
+    try:
+        decisions = review(data["config"], data["log"], seat, worlds, seed)
+    except (ReviewError, ActionError) as e:
+        raise InputError(str(e)) from None
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise InputError(f"not a practice hand's export: {e!r}") from None
+    report = [decision_json(d) for d in decisions]
+    if as_json:
+        return json.dumps({"decisions": report}, ensure_ascii=False)
+    lines = []
+    for d in report:
+        lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f} ± "
+                     f"{d['loss_stderr']:.1f}）")
+        for i, o in enumerate(d["options"]):
+            mark = "★" if i == d["best"] else "→" if i == d["chosen"] else " "
+            amount = f" {o['amount']}" if "amount" in o else ""
+            lines.append(f"  {mark} {Act(o['kind']).label}{amount} 期望 {o['ev']:+.1f} ± "
+                         f"{o['stderr']:.1f}")
+    return "\n".join(lines)
+
+
 def _stdin_json() -> Any:
     try:
         return json.load(sys.stdin)
@@ -231,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_show.add_argument("--samples", type=int, default=SAMPLES,
                         help=f"deals sampled when enumeration is too big (default {SAMPLES})")
     p_show.add_argument("--seed", type=int, default=0, help="random seed of the sampling")
+    p_review = sub.add_parser("review", parents=[common],
+                              help="price every betting decision of a practice hand (JSON)")
+    p_review.add_argument("--worlds", type=int, default=WORLDS,
+                          help=f"sampled worlds per decision (default {WORLDS})")
+    p_review.add_argument("--seed", type=int, default=0, help="random seed")
     p_build = sub.add_parser("build-strategy", help="rebuild the split advisor's strategy tables")
     p_build.add_argument("--rules", choices=["xuanjing", "app"], action="append",
                          help="rule preset to build (repeatable; default: both)")
@@ -267,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = pricing_json(price(situation, args.samples, args.seed))
             print(json.dumps(report, ensure_ascii=False) if args.json
                   else _showdown_text(report))
+        elif args.command == "review":
+            print(_review(_stdin_json(), args.worlds, args.seed, args.json))
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 

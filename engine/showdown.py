@@ -39,6 +39,7 @@ from typing import Any
 
 from .advisor import load_table
 from .cards import DECK, KINDS, Kind, check_available, parse_kinds
+from .chance import draw
 from .groups import ALL_GROUPS
 from .hands import Key, Split, sanhua, splits
 from .rules import Rules, get_rules
@@ -281,14 +282,7 @@ def _sampled(s: Situation, settler: _Settler, samples: int, seed: int
         for i, o in enumerate(s.opponents):
             mix = _mixture(tuple(sorted((*o.visible, *hidden[2 * i:2 * i + 2]), key=order)),
                            s.rules)
-            r = rng.random()
-            chosen = mix[-1][0]
-            for key, p in mix:
-                r -= p
-                if r < 0:
-                    chosen = key
-                    break
-            theirs.append(chosen)
+            theirs.append(draw(mix, rng))
         for opt in range(n):
             x = settler.net(opt, theirs)
             sums[opt] += x

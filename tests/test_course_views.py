@@ -92,8 +92,17 @@ def test_every_page_of_the_path_ends_with_next(client: Client) -> None:
     for les in lessons:
         html = client.get(f"/course/{les.slug}/").content.decode()
         assert f'href="/course/{les.slug}/1/" data-course-next' in html
-        for href, _label in les.read:  # the lesson's reading links all work
-            assert client.get(href).status_code == 200, href
+        for href, _label in les.read:  # every reading link works and leads back
+            url = course.reading_url(href, les)
+            assert f'href="{url.replace("&", "&amp;")}"' in html
+            page = client.get(url).content.decode()
+            back = f'<a class="button" href="/course/{les.slug}/1/" data-course-next>'
+            if href.startswith("/walkthroughs/"):  # its own steps, then back to the course
+                assert url == href and 'class="wt-pager__link wt-pager__next"' in page
+            else:
+                assert back in page, url
+    assert "course-return" not in client.get("/cards/").content.decode()
+    assert "course-return" not in client.get("/cards/?course=nope").content.decode()
 
 
 def test_whole_course_three_stars_and_the_map(client: Client) -> None:

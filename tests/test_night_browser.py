@@ -122,6 +122,8 @@ def test_a_night_in_new_york(live_server: Any, chromium_browser: Any, axe: Any) 
     meta = page.inner_text(".night-meta")
     assert "23:30 打圈芒" in meta and "时间按 America/New_York" in meta
     assert Night.objects.get().time_zone == "America/New_York"
+    page.locator("main h1 + .night-meta").screenshot(
+        path=str(ARTIFACTS / "night-zone-meta.png"), caret="initial")
     expect(page.locator(".chart__svg")).to_have_count(0)  # nothing to draw yet
 
     # A 揍芒 with no amounts: refused, the reason next to the folder's amount.

@@ -221,7 +221,7 @@ def test_rules_switch_keeps_the_hand(client: Client) -> None:
 def test_linked_from_the_course_and_rules_not_the_top_nav(client: Client) -> None:
     home = _html(client, "/")
     assert 'class="path__link" href="/course/split/"' in home
-    assert 'href="/splits/"' in _html(client, "/course/split/")
+    assert 'href="/splits/?course=split"' in _html(client, "/course/split/")
     assert 'class="site-nav__link" href="/splits/"' not in home
     assert 'href="/splits/"' in _html(client, "/rules/")
 

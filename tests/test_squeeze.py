@@ -156,3 +156,59 @@ def test_squeeze_quiz_round_trip_and_review_card(client: Client) -> None:
     assert response.status_code == 200 and "答对了" in response.content.decode()
     progress = client.get("/quiz/progress/").content.decode()
     assert "串牌" in progress and 'href="/squeeze/"' in progress
+
+
+@pytest.mark.django_db
+def test_squeeze_quiz_refuses_a_bad_answer_and_records_nothing(client: Client) -> None:
+    page = client.get("/quiz/squeeze/?seed=4&level=2").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token
+    for bad in ({"k_XX": "1"}, {}):
+        response = client.post("/quiz/squeeze/", {"token": token.group(1), **bad})
+        assert response.status_code == 400
+    from tutorial.models_quiz import QuizProgress, ReviewCard
+    assert not QuizProgress.objects.exists() and not ReviewCard.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_missed_squeeze_comes_back_in_review(client: Client,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from tutorial.models_quiz import ReviewCard
+    from tutorial.views.quiz import Issued
+
+    moment = [datetime(2026, 3, 2, 2, 0, tzinfo=UTC)]
+    monkeypatch.setattr("tutorial.views.quiz.now", lambda: moment[0])
+    page = client.get("/quiz/squeeze/?seed=4&level=2").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token
+    client.post("/quiz/squeeze/", {"token": token.group(1), "k_B5": "1"})  # wrong: Again
+    card = ReviewCard.objects.get()
+    assert card.item.startswith("squeeze:") and card.lapses == 1
+    moment[0] += timedelta(minutes=5)
+    review = client.get("/quiz/review/").content.decode()
+    assert "sq--" in review and 'type="checkbox"' in review
+    issued = Issued.from_token(re.search(r'name="token" value="([^"]+)"', review).group(1))  # type: ignore[union-attr]
+    assert issued.focus == card.item
+    assert "串牌" in client.get("/quiz/progress/").content.decode()
+
+
+@pytest.mark.django_db
+def test_try_a_squeeze_on_the_page(client: Client) -> None:
+    html = client.get("/squeeze/", {"card": "R2h", "r": "lanes-1", "r2": "head-1"}).content.decode()
+    start = html.index('id="try"')
+    tried = html[start:]
+    assert "sq--lanes-1" in tried and "sq--head-1" in tried
+    assert 'value="R2h" selected' in tried
+    for bad in ({"card": "R2x", "r": "head-1"}, {"card": "R3d", "r": "head-1"},
+                {"card": "R2h", "r": "head-9"}, {"card": "R2h"}, {"card": "R2h", "r": "head-1",
+                                                                 "r2": "nose-1"}):
+        response = client.get("/squeeze/", bad)
+        assert response.status_code == 400, bad
+        assert 'role="alert"' in response.content.decode()
+    client.cookies["django_language"] = "en"
+    query = {"card": "JK", "r": "edge-2", "r2": "rows-2"}
+    english = client.get("/squeeze/", query).content.decode()
+    assert "Squeeze a card yourself" in english
+    assert untranslated(english, game_terms()) == []

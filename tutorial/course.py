@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
@@ -90,6 +91,24 @@ def lessons() -> tuple[Lesson, ...]:
 
 def lesson(slug: str) -> Lesson | None:
     return next((les for les in lessons() if les.slug == slug), None)
+
+
+def reading_url(href: str, current: Lesson) -> str:
+    """A lesson's reading link, marked so that the page it opens ends with 下一步 back to
+    the lesson's exercises (:func:`returning`).  A walkthrough has its own 下一步 through
+    its steps, and its last step leads back to the course."""
+    if href.startswith("/walkthroughs/"):
+        return href
+    return f"{href}{'&' if '?' in href else '?'}course={current.slug}"
+
+
+def returning(request: HttpRequest) -> dict[str, object]:
+    """Context processor: on a page opened from a lesson (``?course=<lesson>``), the way
+    back to that lesson's exercises, shown by ``base.html`` as 下一步."""
+    found = lesson(request.GET.get("course", "")) if "course" in request.GET else None
+    if found is None:
+        return {}
+    return {"course_return": {"url": f"/course/{found.slug}/1/", "title": found.title}}
 
 
 def following(current: Lesson) -> Lesson | None:

@@ -77,7 +77,8 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
         "lesson": lesson,
         "total": len(course.lessons()),
         "body": [course.text(p) for p in lesson.body],
-        "read": [(href, course.text(label)) for href, label in lesson.read],
+        "read": [(course.reading_url(href, lesson), course.text(label))
+                 for href, label in lesson.read],
         "row": _row(request, lesson),
         "next_url": exercise_url(lesson, 1),
     })

@@ -1,0 +1,263 @@
+"""Every betting decision of a practice hand priced (issue 14 §2, the engine part).
+
+For one decision of the learner's seat, every legal alternative — 甩, 瞧 or 休, 拖, the
+minimum 返, a large 返 (twice the minimum), 敲, and whatever the learner chose — gets
+its expected chips for the whole hand (the learner's net when the hand ends), with a
+standard error, computed from the learner's information only:
+
+1. **Worlds.** The cards the learner cannot see (the others' hidden cards, every card
+   still to come, the learner's own included) are dealt at random from the cards they
+   have not seen.
+2. **Bayes.** Each world is weighted by how likely the bots' actions so far in this hand
+   were in it: the product, over every bot action since the deal, of the probability
+   :func:`engine.bots.policy` gave that action (the bots' policies are explicit
+   distributions computed from what each bot saw, so this is exact).
+3. **Play-out.** In each world every alternative is applied and the hand is played to
+   its end: the bots by their policies, the learner's later decisions by the ``strong``
+   bot's policy (and its split), and the hand is settled for real by the table engine.
+4. **Figures.** Self-normalised importance sampling over the worlds (the same worlds
+   and random numbers for every alternative): the weighted mean, and its standard
+   error ``sqrt(Σ w²(x − mean)²) / Σ w``.  Folding is exact: minus what the learner
+   has committed (no play-out).
+
+**Grades.**  The loss of the chosen action is the best alternative's EV minus the
+chosen one's, in chips and in units of the opening 发招 (``rules.stakes.opening``).
+It counts only when it is more than twice its standard error (computed from the paired
+per-world differences); otherwise the grade is 好.  Thresholds in 发招 units:
+below 0.5 好, below 2 不精确, below 6 失误, from 6 大错.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import choose_split, distribution, policy, view
+from .cards import DECK
+from .chance import draw
+from .game import BETTING, Act, Action, Game, Phase, replay
+
+__all__ = ["GRADES", "WORLDS", "Decision", "Priced", "ReviewError", "alternatives",
+           "decision_json", "grade", "price_decision", "review"]
+
+WORLDS = 300  # sampled worlds per decision
+LEARNER_LEVEL = "strong"  # the policy that plays the learner's later decisions
+GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
+
+
+class ReviewError(ValueError):
+    """A hand that cannot be reviewed (bad export, no decision of that seat)."""
+
+
+@dataclass(frozen=True)
+class Priced:
+    action: Action
+    ev: float
+    stderr: float  # 0 when exact
+
+
+@dataclass(frozen=True)
+class Decision:
+    round: int
+    chosen: int  # index into options
+    options: tuple[Priced, ...]
+    best: int
+    loss: float  # chips the chosen action gives up against the best
+    loss_stderr: float
+    grade: str
+    worlds: int
+    effective: float  # effective number of worlds after the Bayes weights
+
+
+def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
+    """The learner's options now (normalised; the chosen action included)."""
+    legal = game.legal_actions(seat)
+    out = [Action(Act.FOLD, seat),
+           Action(Act.CALL if Act.CALL in legal else Act.CHECK, seat)]
+    levels: list[tuple[Act, int]] = []
+    if legal.tuo is not None:
+        levels.append((Act.TUO, legal.tuo))
+    if legal.min_raise is not None:
+        levels.append((Act.RAISE, legal.min_raise))
+        levels.append((Act.RAISE, 2 * legal.min_raise))
+    if legal.qiao is not None and Act.QIAO in legal:
+        levels.append((Act.QIAO, legal.qiao))
+    seen: set[int] = set()
+    for kind, level in levels:
+        if level in seen or (kind is Act.RAISE and legal.max_raise is not None
+                             and level >= legal.max_raise):
+            continue
+        seen.add(level)
+        out.append(Action(kind, seat, level))
+    if chosen is not None:
+        done = game.verify(chosen)
+        if not any(_same(done, a) for a in out):
+            out.append(done)
+    return [a for a in out if game.can(a)]
+
+
+def _same(a: Action, b: Action) -> bool:
+    bets = (Act.RAISE, Act.TUO, Act.QIAO)
+    if a.kind in bets and b.kind in bets:
+        return a.amount == b.amount
+    return a.kind is b.kind
+
+
+def grade(loss: float, loss_stderr: float, opening: int) -> str:
+    """好 / 不精确 / 失误 / 大错 (see the module doc)."""
+    if loss <= 2 * loss_stderr:
+        return GRADES[0][1]
+    units = loss / max(1, opening)
+    return next(word for limit, word in GRADES if units < limit)
+
+
+def _hand_start(game: Game) -> tuple[Game, list[Action]]:
+    """The table right after this hand's deal, and the actions taken since."""
+    log = game.state.log
+    deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
+    start = replay(game.state.config, log[:deal + 1])
+    start.state.history.clear()
+    start.state.log.clear()
+    return start, [Action.from_dict(a) for a in log[deal + 1:]]
+
+
+def _world(start: Game, seat: int, now: Game, rng: random.Random) -> Game:
+    """``start`` with every card ``seat`` cannot see (at ``now``) dealt afresh."""
+    g = copy.deepcopy(start)
+    hand = g.hand
+    current = now.hand
+    assert hand is not None and current is not None
+    seen = {(s, i) for s in current.order for i, label in enumerate(current.cards[s])
+            if label in now.visible_cards(s, seat)}
+    known = {current.cards[s][i] for s, i in seen}
+    pool = [c.label for c in DECK if c.label not in known]
+    rng.shuffle(pool)
+    it = iter(pool)
+    for s in hand.order:
+        hand.cards[s] = [label if (s, i) in seen else next(it)
+                         for i, label in enumerate(hand.cards[s])]
+    return g
+
+
+def _probability(g: Game, action: Action) -> float:
+    assert action.seat is not None
+    return sum(p for a, p in policy(g, action.seat) if _same(a, action))
+
+
+def _play_out(g: Game, seat: int, rng: random.Random) -> int:
+    """Play the hand to its end; the learner's net."""
+    while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
+        actor = g.to_act
+        assert actor is not None
+        if g.seats[actor].bot is None:  # the learner (or another human): strong policy
+            if g.phase is Phase.SHOWDOWN:
+                g.apply(choose_split(g, actor, LEARNER_LEVEL))
+                continue
+            options = distribution(view(g, actor), LEARNER_LEVEL, g.rules)
+        else:
+            options = policy(g, actor)
+        g.apply(draw(options, rng))
+    result = g.history[-1].result
+    assert result is not None
+    return result.nets[seat]
+
+
+def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLDS,
+                   seed: int = 0, start: tuple[Game, list[Action]] | None = None
+                   ) -> Decision:
+    """Price every alternative of the decision ``game.to_act`` faces now (``start``: the
+    table right after this hand's deal and the actions since, if the caller has them)."""
+    seat = game.to_act
+    hand = game.hand
+    if seat is None or hand is None or game.phase is not Phase.BETTING:
+        raise ReviewError("nobody is to bet now")
+    options = alternatives(game, seat, chosen)
+    first, past = start or _hand_start(game)
+    rng = random.Random(seed)
+    weights: list[float] = []
+    values: list[list[float]] = [[] for _ in options]
+    committed = hand.committed[seat]
+    for _ in range(worlds):
+        g = _world(first, seat, game, rng)
+        w = 1.0
+        for a in past:
+            if a.seat is not None and g.seats[a.seat].bot and a.kind in BETTING:
+                w *= _probability(g, a)
+                if w == 0:
+                    break
+            g.apply(a)
+        if w == 0:
+            continue
+        weights.append(w)
+        state = rng.getstate()
+        for j, option in enumerate(options):
+            if option.kind is Act.FOLD:
+                values[j].append(-committed)
+                continue
+            rng.setstate(state)  # the same random numbers for every alternative
+            trial = copy.deepcopy(g)
+            trial.apply(option)
+            values[j].append(_play_out(trial, seat, rng))
+    if not weights:
+        raise ReviewError("no world explains the bots' actions")
+    total = sum(weights)
+    means = [sum(w * x for w, x in zip(weights, xs, strict=True)) / total for xs in values]
+
+    def error(xs: Sequence[float], mean: float) -> float:
+        return math.sqrt(sum((w * (x - mean)) ** 2
+                             for w, x in zip(weights, xs, strict=True))) / total
+
+    priced = tuple(Priced(a, -float(committed), 0.0) if a.kind is Act.FOLD
+                   else Priced(a, m, error(xs, m))
+                   for a, xs, m in zip(options, values, means, strict=True))
+    best = max(range(len(priced)), key=lambda i: priced[i].ev)
+    pick = 1 if chosen is None else next(i for i, a in enumerate(options)
+                                         if _same(game.verify(chosen), a))
+    diffs = [b - c for b, c in zip(values[best], values[pick], strict=True)]
+    loss = priced[best].ev - priced[pick].ev
+    loss_se = error(diffs, loss)
+    effective = total ** 2 / sum(w * w for w in weights)
+    return Decision(hand.round, pick, priced, best, loss, loss_se,
+                    grade(loss, loss_se, game.rules.stakes.opening), len(weights), effective)
+
+
+def review(config: Any, log: Sequence[Any], seat: int = 0, worlds: int = WORLDS,
+           seed: int = 0) -> list[Decision]:
+    """Every betting decision ``seat`` made in the last hand of the session
+    (``config`` and ``log`` as in ``game.state``), priced."""
+    deals = [i for i, a in enumerate(log) if isinstance(a, dict) and a.get("kind") == "deal"]
+    if not deals:
+        raise ReviewError("the log holds no hand")
+    game = replay(config, log[:deals[-1] + 1])
+    first = copy.deepcopy(game)
+    first.state.history.clear()
+    first.state.log.clear()
+    past: list[Action] = []
+    out: list[Decision] = []
+    for raw in log[deals[-1] + 1:]:
+        action = Action.from_dict(raw)
+        if (game.phase is Phase.BETTING and action.seat == seat
+                and action.kind in BETTING):
+            out.append(price_decision(game, action, worlds, seed + len(out),
+                                      (first, list(past))))
+        past.append(game.apply(action))
+    if not out:
+        raise ReviewError(f"seat {seat} made no betting decision in the last hand")
+    return out
+
+
+def decision_json(d: Decision) -> dict[str, Any]:
+    return {
+        "round": d.round,
+        "chosen": d.chosen,
+        "best": d.best,
+        "options": [{**p.action.to_dict(), "ev": p.ev, "stderr": p.stderr}
+                    for p in d.options],
+        "loss": d.loss, "loss_stderr": d.loss_stderr, "grade": d.grade,
+        "worlds": d.worlds, "effective_worlds": round(d.effective, 1),
+    }
+

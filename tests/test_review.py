@@ -1,0 +1,189 @@
+"""Betting decisions priced (engine/review.py, issue 14 §2): fold exact, the Bayes-weighted
+figures against an independent rejection-sampling simulation, grades, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from engine.bots import bot_action, distribution, view
+from engine.cards import DECK
+from engine.game import Act, Action, Game, Phase
+from engine.review import GRADES, alternatives, grade, price_decision
+
+
+def spot(seed: int = 5) -> tuple[Game, Game, list[Action]]:
+    """A table (learner in seat 0, two strong bots): the hand's start, the learner's
+    first decision after at least one bot acted, and the actions in between."""
+    game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
+    rng = random.Random(seed)
+    game.apply(Action(Act.DEAL))
+    start = Game.from_json(game.to_json())
+    past: list[Action] = []
+    while game.to_act != 0 or not past:
+        actor = game.to_act
+        assert actor is not None and game.phase is Phase.BETTING
+        action = (bot_action(game, actor, rng) if actor else
+                  Action(Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
+        past.append(game.apply(action))
+    return start, game, past
+
+
+def rejection_estimate(start: Game, now: Game, past: list[Action], option: Action,
+                       tries: int, seed: int) -> tuple[float, float, int]:
+    """Independent check: deal the unseen cards, let the bots act by their policies and
+    keep only the worlds where they did what they did; play the option out."""
+    rng = random.Random(seed)
+    hand = now.hand
+    assert hand is not None
+    visible = {(s, i) for s in hand.order for i, c in enumerate(hand.cards[s])
+               if c in now.visible_cards(s, 0)}
+    known = {hand.cards[s][i] for s, i in visible}
+    results = []
+    for _ in range(tries):
+        g = Game.from_json(start.to_json())
+        h = g.hand
+        assert h is not None
+        pool = [c.label for c in DECK if c.label not in known]
+        rng.shuffle(pool)
+        for s in h.order:
+            h.cards[s] = [c if (s, i) in visible else pool.pop() for i, c in enumerate(h.cards[s])]
+        ok = True
+        for a in past:
+            if a.seat:
+                mine = g.verify(bot_action(g, a.seat, rng))
+                if (mine.kind, mine.amount) != (a.kind, a.amount):
+                    ok = False
+                    break
+            g.apply(a)
+        if not ok:
+            continue
+        g.apply(option)
+        while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
+            actor = g.to_act
+            assert actor is not None
+            if actor == 0 and g.phase is Phase.BETTING:
+                options = distribution(view(g, 0), "strong", g.rules)
+                g.apply(rng.choices([a for a, _ in options], [p for _, p in options])[0])
+            elif actor == 0:
+                from engine.bots import choose_split
+
+                g.apply(choose_split(g, 0, "strong"))
+            else:
+                g.apply(bot_action(g, actor, rng))
+        result = g.history[-1].result
+        assert result is not None
+        results.append(result.nets[0])
+    n = len(results)
+    mean = sum(results) / n
+    var = sum((x - mean) ** 2 for x in results) / (n - 1)
+    return mean, math.sqrt(var / n), n
+
+
+def test_fold_is_exact_and_every_alternative_is_priced() -> None:
+    _, game, _ = spot()
+    hand = game.hand
+    assert hand is not None
+    decision = price_decision(game, worlds=40, seed=1)
+    kinds = [p.action.kind for p in decision.options]
+    assert kinds[0] is Act.FOLD and kinds[1] in (Act.CALL, Act.CHECK)
+    assert Act.QIAO in kinds and len(kinds) == len(alternatives(game, 0))
+    fold = decision.options[0]
+    assert fold.ev == -hand.committed[0] and fold.stderr == 0
+    assert all(p.stderr > 0 for p in decision.options[1:])
+    assert decision.effective <= decision.worlds == 40
+
+
+@pytest.mark.parametrize("seed", [5, 9])
+def test_figures_agree_with_rejection_sampling(seed: int) -> None:
+    start, game, past = spot(seed)
+    decision = price_decision(game, worlds=500, seed=seed)
+    call = decision.options[1]
+    mean, error, kept = rejection_estimate(start, game, past, call.action, 3000, seed + 100)
+    assert kept > 300
+    assert abs(call.ev - mean) <= 3 * math.hypot(call.stderr, error), (call, mean, error)
+
+
+def test_grades_never_call_noise_a_mistake() -> None:
+    assert grade(10.0, 6.0, 3) == "好"  # within two standard errors
+    assert grade(1.0, 0.1, 3) == "好"
+    assert grade(3.0, 0.1, 3) == "不精确"
+    assert grade(9.0, 0.1, 3) == "失误"
+    assert grade(18.0, 0.1, 3) == "大错"
+    assert [word for _, word in GRADES] == ["好", "不精确", "失误", "大错"]
+
+
+def export(seed: int = 5) -> dict[str, Any]:
+    game = Game.new([("you", None), ("a", "strong"), ("b", "simple")], seed=seed)
+    rng = random.Random(seed)
+    game.apply(Action(Act.DEAL))
+    while game.phase is not Phase.BETWEEN:
+        actor = game.to_act
+        assert actor is not None
+        if actor == 0 and game.phase is Phase.BETTING:
+            game.apply(Action(Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
+        else:
+            if actor == 0:
+                game.seats[0].bot = "strong"
+            game.apply(bot_action(game, actor, rng))
+            game.seats[0].bot = None
+    return {"config": game.state.config, "log": game.state.log, "seat": 0}
+
+
+def run(data: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", "review", *args], input=data,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_reviews_the_last_hand() -> None:
+    out = run(json.dumps(export()), "--json", "--worlds", "30")
+    assert out.returncode == 0, out.stderr
+    decisions = json.loads(out.stdout)["decisions"]
+    assert decisions
+    for d in decisions:
+        assert d["grade"] in {"好", "不精确", "失误", "大错"}
+        assert {"kind", "ev", "stderr"} <= set(d["options"][0])
+        assert d["options"][0]["kind"] == "fold" and d["options"][0]["stderr"] == 0
+        assert d["options"][d["best"]]["ev"] == max(o["ev"] for o in d["options"])
+    text = run(json.dumps(export()), "--worlds", "10")
+    assert text.returncode == 0 and "第 1 轮" in text.stdout
+
+
+@pytest.mark.parametrize("bad", ["{", "[]", '{"config": {}, "log": []}',
+                                 '{"config": {"players": 3}, "log": [{"kind": "deal"}]}',
+                                 json.dumps({**export(), "seat": 7}),
+                                 json.dumps({**export(), "seat": "x"})])
+def test_cli_bad_input_exits_2_with_one_line(bad: str) -> None:
+    out = run(bad, "--json", "--worlds", "5")
+    assert out.returncode == 2, out.stdout
+    assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_an_unbeatable_hand_never_prices_below_folding() -> None:
+    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
+    error, and betting it beats giving up."""
+    for seed in range(40):
+        game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
+        game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "RQ", "R3", "JK"]})))
+        rng = random.Random(seed)
+        while game.phase is Phase.BETTING and not (game.to_act == 0 and game.hand is not None
+                                                   and game.hand.round == 3):
+            actor = game.to_act
+            assert actor is not None
+            game.apply(bot_action(game, actor, rng) if actor else Action(
+                Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
+        if game.phase is Phase.BETTING:
+            break
+    else:
+        pytest.skip("no seed reached round 3")
+    decision = price_decision(game, worlds=60, seed=3)
+    fold = decision.options[0]
+    for option in decision.options[1:]:
+        assert option.ev >= fold.ev - 3 * option.stderr
+    assert decision.options[decision.best].action.kind is not Act.FOLD
