@@ -258,7 +258,7 @@ def test_app_rules_page_labels_002_and_003_apart(client: Client) -> None:
         for anchor in ("app-face-up", "app-first-speaker", "app-raise", "app-zhoumang",
                        "app-mango-end", "app-sanhua", "app-settle-order", "app-seats")
     }
-    assert rows["app-face-up"].count("两张都翻开发") == 2
+    assert "两张都翻开发" in rows["app-face-up"] and "后两轮各一张明牌" in rows["app-face-up"]
     assert "从庄家开始" in rows["app-first-speaker"]
     assert "从庄家的下一家开始" in rows["app-first-speaker"]
     assert "不低于 10" in rows["app-raise"] and rows["app-raise"].count("没说下限") == 2
@@ -390,3 +390,27 @@ def test_splits_page_starts_with_the_rule_of_thumb(client: Client, rules_name: s
         assert f"{quality.mean_loss:.3f}" in thumb
     assert "天十二" in thumb and "双花十" in thumb
     assert 'href="/rules/compare/"' in html
+
+
+# ------------------------------------------------------------------ names, origin, app extras
+
+
+@pytest.mark.parametrize(
+    ("url", "anchor", "words"),
+    [
+        ("/rules/", "names", ["打旋", "打旋儿", "扯旋儿", "pia"]),
+        ("/rules/", "origin", ["80 年代", "崇庆县", "崇州", "牌九"]),
+        ("/rules/", "paijiu", ["骨牌", "宋代", "003"]),
+        ("/rules/", "bobo-name", ["聚宝盆", "金钵", "银钵"]),
+        ("/rules/", "no-gambling", ["积分制", "2000", "小来来", "1 毛、3 毛", "AA"]),
+        ("/rules/app/", "app-face-up", ["每位玩家最多 4 张牌"]),
+        ("/rules/app/", "app-mango-winner", ["尾牌最大的人独得芒果分", "累积到下一局"]),
+        ("/rules/app/", "app-scoring", ["底注", "基本积分", "荣誉值"]),
+    ],
+)
+def test_rules_teach_names_origin_and_app_extras(
+    client: Client, url: str, anchor: str, words: list[str]
+) -> None:
+    text = section(page(client, url), anchor)
+    for word in words:
+        assert word in text, (anchor, word)

@@ -192,3 +192,23 @@ def test_a_missed_squeeze_comes_back_in_review(client: Client,
     issued = Issued.from_token(re.search(r'name="token" value="([^"]+)"', review).group(1))  # type: ignore[union-attr]
     assert issued.focus == card.item
     assert "串牌" in client.get("/quiz/progress/").content.decode()
+
+
+@pytest.mark.django_db
+def test_try_a_squeeze_on_the_page(client: Client) -> None:
+    html = client.get("/squeeze/", {"card": "R2h", "r": "lanes-1", "r2": "head-1"}).content.decode()
+    start = html.index('id="try"')
+    tried = html[start:]
+    assert "sq--lanes-1" in tried and "sq--head-1" in tried
+    assert 'value="R2h" selected' in tried
+    for bad in ({"card": "R2x", "r": "head-1"}, {"card": "R3d", "r": "head-1"},
+                {"card": "R2h", "r": "head-9"}, {"card": "R2h"}, {"card": "R2h", "r": "head-1",
+                                                                 "r2": "nose-1"}):
+        response = client.get("/squeeze/", bad)
+        assert response.status_code == 400, bad
+        assert 'role="alert"' in response.content.decode()
+    client.cookies["django_language"] = "en"
+    query = {"card": "JK", "r": "edge-2", "r2": "rows-2"}
+    english = client.get("/squeeze/", query).content.decode()
+    assert "Squeeze a card yourself" in english
+    assert untranslated(english, game_terms()) == []

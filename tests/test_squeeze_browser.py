@@ -26,6 +26,13 @@ def test_squeeze_page_draws_partly_revealed_cards(
     page.locator("#head").screenshot(path="tests/artifacts/squeeze-head-en.png")
     page.locator("#seed").screenshot(path="tests/artifacts/squeeze-seed-en.png")
     page.goto(live_server.url + "/lang/?language=zh-hans&next=/squeeze/")
+    # The try-it form works without JavaScript: a GET, the drawings come back.
+    page.locator('select[name="card"]').select_option("B9s")
+    page.locator('select[name="r"]').select_option("rows-1")
+    page.locator('select[name="r2"]').select_option("lanes-1")
+    page.get_by_role("button", name="串开看看").click()
+    page.wait_for_selector("#try .sq--lanes-1")
+    page.locator("#try").screenshot(path="tests/artifacts/squeeze-try.png")
     for section in ("head", "rows", "lanes", "edge", "combo"):
         page.locator(f"#{section} .sq-stages").first.screenshot(
             path=f"tests/artifacts/squeeze-{section}.png")

@@ -15,10 +15,10 @@ from django.shortcuts import render
 from django.utils.translation import pgettext
 
 from engine import squeeze as sq
-from engine.cards import Card, Kind
+from engine.cards import DECK, Card, Kind
 from engine.groups import Group
 from tutorial.pagecache import visitor_independent
-from tutorial.squeeze import Stage, parse_card, sight_label
+from tutorial.squeeze import Stage, english, parse_card, sight_label
 
 
 def _stages(code: str, way: sq.Way) -> list[Stage]:
@@ -51,8 +51,40 @@ def _with_up(up: Kind, kinds: tuple[Kind, ...]) -> list[dict[str, Any]]:
     return [{"kind": k, "group": Group.of(up, k)} for k in kinds]
 
 
+SUIT_LETTERS = {"h": "♥", "d": "♦", "s": "♠", "c": "♣"}
+CARD_CHOICES: tuple[tuple[str, Card], ...] = tuple(
+    (c.kind.code + next((k for k, v in SUIT_LETTERS.items() if v == c.suit), ""), c) for c in DECK
+)
+STAGE_CHOICES: tuple[str, ...] = tuple(f"{w.value}-{d}" for w in sq.Way
+                                       for d in range(1, sq.DEPTHS[w] + 1))
+
+
+def _try(request: HttpRequest) -> tuple[dict[str, Any] | None, str]:
+    """The "try it" form (GET card, r, r2): (the stages to draw, or None; an error message)."""
+    raw_card = request.GET.get("card", "").strip()
+    if not raw_card:
+        return None, ""
+    cards = dict(CARD_CHOICES)
+    if raw_card not in cards:
+        return None, pgettext("squeeze", "没有这张牌：请从列表里选一张。")
+    wanted = [request.GET.get(k, "").strip() for k in ("r", "r2")]
+    if not wanted[0] or any(r and r not in STAGE_CHOICES for r in wanted):
+        return None, pgettext("squeeze", "请从列表里选串法和串到哪一步。")
+    reveals = tuple(sq.parse_reveal(r) for r in wanted if r)
+    stages = [Stage(cards[raw_card], w, d, reveals[:i]) for i, (w, d) in enumerate(reveals)]
+    return {"card": raw_card, "stages": stages, "r": wanted[0], "r2": wanted[1]}, ""
+
+
+def _stage_choice(value: str) -> str:
+    """"串头子 · 字头刚露出一点" (English: "squeezing the corner · The top of the index")."""
+    way, depth = sq.parse_reveal(value)
+    name = pgettext("squeeze-gloss", way.label) if english() else way.label
+    return f"{name} · {pgettext('squeeze', sq.STAGE_LABELS[(way, depth)])}"
+
+
 @visitor_independent
 def squeeze_page(request: HttpRequest) -> HttpResponse:
+    tried, problem = _try(request)
     ways = []
     for way, anchor, code in DEMOS:
         ways.append({
@@ -81,6 +113,10 @@ def squeeze_page(request: HttpRequest) -> HttpResponse:
         "tian": _with_up(Kind.RQ, (*round_heads, *black_heads)),
         "ren_red": _with_up(Kind.R8, round_heads),
         "ren_black": _with_up(Kind.R8, black_heads),
-        "clue_count": len(sq.CLUES),
+        "tried": tried,
+        "problem": problem,
+        "card_choices": [{"value": v, "label": f"{c.kind.name_zh} {c.label}"}
+                         for v, c in CARD_CHOICES],
+        "stage_choices": [{"value": v, "label": _stage_choice(v)} for v in STAGE_CHOICES],
     }
-    return render(request, "squeeze/squeeze.html", context)
+    return render(request, "squeeze/squeeze.html", context, status=400 if problem else 200)
