@@ -247,3 +247,10 @@ def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> Non
 def test_pages_that_show_progress_vary_on_the_cookie(client: Client) -> None:
     for url in ("/", "/course/", "/course/hand/", "/course/hand/1/"):
         assert "Cookie" in client.get(url)["Vary"], url
+
+
+def test_a_lesson_links_the_quizzes_its_exercises_come_from(client: Client) -> None:
+    html = client.get("/course/groups/").content.decode()
+    for url in ("/quiz/bigger/?level=1", "/quiz/bigger/?level=2", "/quiz/order/?level=1"):
+        assert f'<a href="{url}">' in html
+    assert "course-drills" not in client.get("/course/betting/").content.decode()

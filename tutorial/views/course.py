@@ -83,6 +83,11 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
         "read": [(course.reading_url(href, lesson), course.text(label))
                  for href, label in lesson.read],
         "row": _row(request, lesson),
+        # The quizzes the exercises come from, for more practice at the same level.
+        "drills": [{"url": f"{reverse('quiz:quiz', args=[kind])}?level={level}",
+                    "title": QUIZ_PAGES[kind].title, "level": level}
+                   for kind, level in dict.fromkeys(
+                       (ex.quiz, ex.level) for ex in lesson.exercises if ex.quiz)],
         "next_url": exercise_url(lesson, 1),
     })
 
