@@ -135,6 +135,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
     assert CourseProgress.objects.get().stars == 3
     map_html = client.get("/course/").content.decode()
     assert "3 颗星（满分 3 颗）" in map_html
+    assert "学完 1 课，共 9 课；得了 3 颗星，满分 27 颗。" in map_html
     # The next step is the first lesson not done: the whole hand.
     assert '<a class="path__link" href="/course/hand/" aria-current="step">' in map_html
 

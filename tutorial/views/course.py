@@ -69,6 +69,8 @@ def course_map(request: HttpRequest) -> HttpResponse:
     steps, nxt = course.course_map(course.progress_of(request.session.session_key))
     return render(request, "course/map.html", {
         "steps": steps, "next_lesson": nxt,
+        "done": sum(step.done for step in steps), "stars": sum(step.stars for step in steps),
+        "most": 3 * len(steps),
         "next_url": reverse("course_lesson", args=[nxt.slug]) if nxt else AFTER_COURSE,
     })
 
