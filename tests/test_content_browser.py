@@ -12,7 +12,7 @@ from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
-SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"),
+SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"), ("/rules/", "about"),
             ("/rules/", "variants"), ("/rules/app/", "differences"), ("/rules/app/", "app-words"),
             ("/rules/compare/", "order"), ("/rules/compare/", "equal"),
             ("/rules/compare/", "diwang"), ("/splits/", "thumb")]
@@ -32,6 +32,13 @@ def test_new_sections_on_phone_and_desktop(
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= page.viewport_size["width"], f"{path} scrolls sideways"
                 axe(page)
+                if size == "phone" and path in ("/rules/", "/rules/app/"):
+                    # tables of prose stack into labelled rows instead of narrow columns
+                    tables = page.locator(".data-table--stack")
+                    assert tables.count() >= 1, path
+                    display = tables.first.locator("td").first.evaluate(
+                        "td => getComputedStyle(td).display")
+                    assert display == "block", path
                 for anchor in (a for p, a in SECTIONS if p == path):
                     slug = path.strip("/").replace("/", "-")
                     name = f"content-{slug}-{anchor}-{language}-{size}.png"

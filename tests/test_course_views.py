@@ -242,3 +242,8 @@ def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> Non
     html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
     assert '<p class="wt-course"><a href="/course/">' in html
     assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()
+
+
+def test_pages_that_show_progress_vary_on_the_cookie(client: Client) -> None:
+    for url in ("/", "/course/", "/course/hand/", "/course/hand/1/"):
+        assert "Cookie" in client.get(url)["Vary"], url

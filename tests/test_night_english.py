@@ -23,7 +23,7 @@ def test_calc_in_english(client: Client) -> None:
     html = client.get("/calc/?p=ann:100:B10,B9,R3,B6:0&p=bo:80:R2,R7,BJ,B8:0"
                       "&p=cy:50:RQ,R8,B5,B5:0&p=di:60:fold").content.decode()
     assert leftover_chinese(html) == []
-    assert "Where the chips go" in html
+    assert "Where the money goes" in html
 
 
 def test_night_in_english(client: Client) -> None:

@@ -15,6 +15,7 @@ import re
 import pytest
 from django.test import Client
 
+from tests.english import unlinked
 from tests.test_night_flow import bobo, create, hand, post, url
 from tutorial.views.night import chart
 
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def test_a_zou_hand_with_blank_amounts_is_refused(client: Client) -> None:
     night = create(client)
     response = hand(client, night, expect=400, kind="zou", pot_to="乙")
-    html = response.content.decode()
+    html = unlinked(response.content.decode())
     assert html.count("至少输掉皮 1") == 3  # 甲, 丙, 丁 folded: each lost the 皮 at least
     assert "揍芒：甲 甩了牌" in html and "没有输赢" not in html.split('id="hands-title"')[1]
     assert night.last_seq == 0

@@ -76,6 +76,8 @@ PAGES = [
     "/squeeze/",
     "/pairs/four/",
     "/pairs/?q=%E4%B9%9D%E6%9C%88%E4%B9%9D",  # 九月九: a four-card name
+    "/pairs/?q=%E8%8A%92%E6%9E%9C",  # 芒果: a rule word
+    "/pairs/?q=heaven+nine",  # an English gloss
     "/quiz/",
     "/quiz/review/",
     "/quiz/progress/",

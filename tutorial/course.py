@@ -11,7 +11,6 @@ carries the seed and the server regenerates the question to check the answer.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -20,16 +19,16 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
 
 from engine import quiz as q
 from engine.rules import Rules, get_rules
+from tutorial.glossary import mark_chinese
 from tutorial.models_course import CourseProgress
 
 CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
 RULES: Rules = get_rules("xuanjing")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def text(message: str) -> SafeString:
@@ -37,7 +36,7 @@ def text(message: str) -> SafeString:
     in it (card and group names, game terms) are marked ``lang="zh-Hans"``."""
     escaped = conditional_escape(pgettext("course", message))
     if (get_language() or "").startswith("en"):
-        return mark_safe(_CJK.sub(r'<span lang="zh-Hans">\g<0></span>', escaped))
+        return mark_chinese(escaped)
     return escaped
 
 

@@ -30,6 +30,7 @@ from functools import cache
 from importlib import resources
 
 from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 GLOSSARY_URL = "/glossary/"
 
@@ -116,6 +117,17 @@ def _zh_pattern() -> re.Pattern[str]:
     singles = "|".join(re.escape(w) for w in inline if len(w) == 1)
     return re.compile("|".join(map(re.escape, words))
                       + f"|(?<=“)(?:{singles})(?=”)|(?:{singles})(?=（)")
+
+
+# A run of Chinese in an English sentence: characters, with the digits and Chinese
+# punctuation inside a quoted sentence (“…皮超过50分，丙方…”) kept in the same run.
+CHINESE_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]"
+                         r"(?:[\u3400-\u9fff\uf900-\ufaff\d，。、：；！？]*[\u3400-\u9fff\uf900-\ufaff])?")
+
+
+def mark_chinese(escaped: str) -> SafeString:
+    """Escaped English text with each run of Chinese marked ``lang="zh-Hans"``."""
+    return mark_safe(CHINESE_RUN.sub(r'<span lang="zh-Hans">\g<0></span>', escaped))
 
 
 # --------------------------------------------------------------------------- linking

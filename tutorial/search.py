@@ -23,13 +23,16 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 
 from engine.cards import KINDS, Kind
 from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
 from engine.rules import PRESETS, Rules
+from tutorial import glossary
 from tutorial.four import FourName
 from tutorial.four import find as find_four
+from tutorial.glossary import Term
 
 # ---------------------------------------------------------------- text normalisation
 
@@ -223,11 +226,23 @@ CATALOGUES: dict[str, Catalogue] = {name: Catalogue(rules) for name, rules in PR
 
 # ---------------------------------------------------------------- search
 
+# Card words beyond the engine's names: 二黄 (the 旋经's other spelling of 二皇, as in
+# 丁二黄) and 鬼 alone, for 大鬼.
+EXTRA_KIND_WORDS: dict[str, Kind] = {"二黄": Kind.JK, "鬼": Kind.JK}
 _KIND_WORDS: dict[str, Kind] = {}
 for _kind in KINDS:
     for _word in (_kind.code, _kind.name_zh, *_kind.nicknames):
         _KIND_WORDS.setdefault(hanzi_key(_word), _kind)
         _KIND_WORDS.setdefault(simplify(_word), _kind)
+for _word, _kind in EXTRA_KIND_WORDS.items():
+    _KIND_WORDS.setdefault(hanzi_key(_word), _kind)
+# Two ranks as printed on the cards ("Q9", "10 8", "j10"): every group of a card of the
+# first rank with a card of the second, whatever their colours.
+_RANKS: dict[str, tuple[Kind, ...]] = {}
+for _kind in KINDS:
+    if _kind is not Kind.JK:
+        _RANKS[_kind.rank_label.lower()] = (*_RANKS.get(_kind.rank_label.lower(), ()), _kind)
+_RANK_PAIR_RE = re.compile(r"^(10|[2-9]|[jq])\s*[,，、+/-]?\s*(10|[2-9]|[jq])$")
 _CODES = sorted((k.code.lower() for k in KINDS), key=len, reverse=True)
 _CODES_RE = re.compile(rf"(?:{'|'.join(_CODES)})")
 _CODES_ONLY_RE = re.compile(rf"^(?:(?:{'|'.join(_CODES)})[\s,，、+/-]*){{1,2}}$")
@@ -270,6 +285,59 @@ class SearchResult:
     impossible: bool = False  # e.g. R3 R3: the deck has one 丁丁
     suggestions: tuple[str, ...] = ()
     four: tuple[FourName, ...] = ()  # four-card hand names (/pairs/four/) that match
+    terms: tuple[Term, ...] = ()  # rule words (glossary) the query names
+
+
+def rank_pair_codes(query: str) -> frozenset[str] | None:
+    """``Q9`` → the codes of every group of a Q with a 9 (None if it is no rank pair)."""
+    match = _RANK_PAIR_RE.match(simplify(query))
+    if not match:
+        return None
+    codes = set()
+    for a in _RANKS[match.group(1)]:
+        for b in _RANKS[match.group(2)]:
+            try:
+                codes.add(Group.of(a, b).code)
+            except ValueError:  # 丁丁 has no pair
+                continue
+    return frozenset(codes)
+
+
+@cache
+def english_glosses() -> dict[str, tuple[str, ...]]:
+    """Each named group's English glosses (``天九王`` → "heaven nine king" …), lower case
+    words, from the pair-name catalog (context "pair name gloss")."""
+    from django.utils import translation
+
+    glosses: dict[str, tuple[str, ...]] = {}
+    with translation.override("en"):
+        for entry in CATALOGUES["xuanjing"].entries:
+            words = []
+            for name in (entry.name, *(a.name for a in entry.aliases)):
+                text = translation.pgettext("pair name gloss", name)
+                if text != name:
+                    words.append(" ".join(re.findall(r"[a-z0-9]+", text.lower())))
+            glosses[entry.code] = tuple(words)
+    return glosses
+
+
+def _gloss_matches(entry: Entry, query: str) -> bool:
+    words = " ".join(re.findall(r"[a-z0-9]+", query.lower()))
+    return len(words) >= 3 and any(f" {words}" in f" {g}" for g in english_glosses()[entry.code])
+
+
+def find_terms(query: str) -> tuple[Term, ...]:
+    """Glossary terms a query names: the Chinese word (or a form of it), or on any site
+    the English word (``mango``)."""
+    key = hanzi_key(query)
+    words = " ".join(re.findall(r"[a-z]+", query.lower()))
+    found = []
+    for term in glossary.terms():
+        if key in {hanzi_key(w) for w in (term.zh, *term.forms)} or (
+            len(words) >= 3 and words == term.en.lower()
+        ):
+            found.append(term)
+    return tuple(found)
 
 
 def parse_card_query(query: str) -> tuple[Kind, ...] | None:
@@ -322,6 +390,12 @@ def search(
     if not query:
         return SearchResult(_filtered(every, cats, points), "all")
 
+    terms = find_terms(query)
+    ranks = rank_pair_codes(query)
+    if ranks is not None:
+        return SearchResult(_filtered((e for e in every if e.code in ranks), cats, points),
+                            "cards")
+
     kinds = parse_card_query(query)
     if kinds is not None:
         if len(kinds) == 2:
@@ -353,6 +427,7 @@ def search(
                 for e in every
                 if any(latin in p for p in e.latin)
                 or (len(latin) >= 2 and any(i.startswith(latin) for i in e.initials))
+                or _gloss_matches(e, query)
             ]
             if latin
             else []
@@ -361,8 +436,9 @@ def search(
     result = _filtered(found, cats, points)
     four = find_four(key, "") if mode == "hanzi" else find_four("", latin_key(query))
     if not result:
-        return SearchResult((), "none", suggestions=tuple(catalogue.suggest(query)), four=four)
-    return SearchResult(result, mode, four=four)
+        return SearchResult((), "none", suggestions=tuple(catalogue.suggest(query)), four=four,
+                            terms=terms)
+    return SearchResult(result, mode, four=four, terms=terms)
 
 
 def catalogue_for(rules_name: str) -> Catalogue:

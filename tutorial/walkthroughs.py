@@ -18,7 +18,6 @@ HTML.  Settlement sentences (transfers and their caps, the 皮, nets) come from
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -39,6 +38,7 @@ from engine.rules import Rules, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import explain
 from tutorial import squeeze as squeeze_stage
+from tutorial.glossary import mark_chinese
 
 EMPTY = SafeString("")
 CONTENT = Path(__file__).resolve().parent / "content" / "walkthroughs.json"
@@ -76,7 +76,6 @@ def english() -> bool:
     return (get_language() or "").startswith("en")
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]+")
 
 
 def text(message: str) -> SafeString:
@@ -84,7 +83,7 @@ def text(message: str) -> SafeString:
     in it (a card or player name) is wrapped in ``<span lang="zh-Hans">``."""
     escaped = conditional_escape(pgettext("wt", message))
     if english():
-        return mark_safe(_CJK.sub(r'<span lang="zh-Hans">\g<0></span>', escaped))
+        return mark_chinese(escaped)
     return escaped
 
 
@@ -113,7 +112,7 @@ def ex(line: SafeString) -> SafeString:
     """A sentence from :mod:`tutorial.explain` (its own catalog, ``locale/companion``); on
     English pages the Chinese words left in it (皮, names) get ``lang="zh-Hans"`` too."""
     if english():
-        line = mark_safe(_CJK.sub(r'<span lang="zh-Hans">\g<0></span>', line))
+        line = mark_chinese(line)
     return format_html('<span class="wt-explain">{}</span>', line)
 
 

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import pgettext
+from django.views.decorators.vary import vary_on_cookie
 
 from engine import quiz as q
 from engine.numbers import NumberError, parse_int
@@ -63,6 +64,7 @@ def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
     return course.progress_of(request.session.session_key).get(lesson.slug)
 
 
+@vary_on_cookie
 def course_map(request: HttpRequest) -> HttpResponse:
     steps, nxt = course.course_map(course.progress_of(request.session.session_key))
     return render(request, "course/map.html", {
@@ -71,6 +73,7 @@ def course_map(request: HttpRequest) -> HttpResponse:
     })
 
 
+@vary_on_cookie
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson(slug)
     return render(request, "course/lesson.html", {
@@ -120,6 +123,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
 
 
 @rate_limited("write")
+@vary_on_cookie
 def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     lesson = _lesson(slug)
     ex = _exercise(lesson, n)

@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
+from django.views.decorators.vary import vary_on_cookie
 
 from engine.cards import Kind
 from tutorial import course
@@ -31,6 +32,7 @@ def _fresh_home(request: HttpRequest) -> HttpResponse:
     return _render_home(request, {})
 
 
+@vary_on_cookie
 def home(request: HttpRequest) -> HttpResponse:
     """The same cached page for every visitor who has not started the course; the map
     with their stars and next step for those who have."""

@@ -300,6 +300,8 @@ def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
             {"name": s, "url": query.url(q=s, cat="", points=None)} for s in result.suggestions
         ],
         "four": result.four,
+        "terms": [{"term": t, "url": t.url} for t in result.terms],
+        "english": language.startswith("en"),
         "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
         "reset_url": query.url(q="", cat="", points=None),
     }
