@@ -255,3 +255,11 @@ def test_a_lesson_links_the_quizzes_its_exercises_come_from(client: Client) -> N
     for url in ("/quiz/bigger/?level=1", "/quiz/bigger/?level=2", "/quiz/order/?level=1"):
         assert f'<a href="{url}">' in html
     assert "course-drills" not in client.get("/course/betting/").content.decode()
+
+
+def test_reading_links_keep_their_anchor() -> None:
+    betting = course.lesson("betting")
+    assert betting is not None
+    assert course.reading_url("/rules/#words", betting) == "/rules/?course=betting#words"
+    assert course.reading_url("/pairs/?cat=pair", betting) == "/pairs/?cat=pair&course=betting"
+    assert course.reading_url("/walkthroughs/full-hand/9/", betting) == "/walkthroughs/full-hand/9/"
