@@ -90,3 +90,16 @@ def test_teaching_table_without_javascript(live_server: Any, chromium_browser: A
         expect(page).to_have_url(f"{live_server.url}/course/table/7/")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_no_sideways_scrolling_at_360px(live_server: Any, browser_page: Any, lang: str) -> None:
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/lang/?language={lang}&next=/course/")
+    for url in ["/", "/course/", "/course/settle/", "/course/settle/1/?seed=5",
+                "/course/split/1/?seed=5", "/course/cards/1/?seed=5",
+                *[f"/course/table/{n}/" for n in range(1, len(teaching.stops()) + 1)]]:
+        page.goto(live_server.url + url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, (url, width)
