@@ -4,4 +4,4 @@ from tutorial.models_health import HealthProbe  # noqa: F401  (/healthz writes i
 from tutorial.models_limits import RateCount  # noqa: F401  (rate limits)
 from tutorial.models_night import Night, NightEvent  # noqa: F401  (companion: game nights)
 from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard  # noqa: F401  (quiz)
-from tutorial.models_table import PracticeTable  # noqa: F401  (practice table)
+from tutorial.models_table import PracticeHand, PracticeTable  # noqa: F401  (practice table)
