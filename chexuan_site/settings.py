@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 from urllib.parse import quote
 
 import dj_database_url
@@ -183,7 +184,10 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", "1")
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_HTTPONLY = True  # read by the server only (pages carry <html lang>)
+LANGUAGE_COOKIE_SAMESITE: Literal["Lax"] = "Lax"
+CSRF_FAILURE_VIEW = "tutorial.views.errors.csrf_failure"
 
 # HTTPS (production).  All default to on when DEBUG is off; README "Production" explains.
 # Behind a proxy that terminates TLS, set SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https"

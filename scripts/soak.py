@@ -9,7 +9,9 @@ opens a table with the start form (random number and level of bots) and plays it
 the page allows — it reads the legal actions from the forms in the board's HTML (the htmx
 fragment) and posts one of them with the CSRF token: the bots' moves, the squeeze, 瞧 /
 休 / 返 / 拖 / 敲 / 甩, a random split, the next deal, a re-buy when the 钵钵 is empty, and
-a new table when a session ends.
+a new table when a session ends.  Each visitor names its own address in X-Forwarded-For
+(the server reads it through CLIENT_IP_HEADER, as behind a proxy), so the per-client rate
+limits count every visitor apart.
 
 At the end it stops the server and checks, from the database, every table it opened:
 the chips are conserved (the sum of the 钵钵 plus the pot equals the chips bought in, and
@@ -35,6 +37,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -98,10 +101,12 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
+    by_server: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def record(self, seconds: float, error: str | None = None) -> None:
+    def record(self, seconds: float, error: str | None = None, server: str = "") -> None:
         with self.lock:
+            self.by_server[server] += 1
             self.latencies.append(seconds)
             if error:
                 self.errors.append(error)
@@ -116,8 +121,10 @@ class Visitor:
     BETTING_WEIGHTS: ClassVar[dict[str, int]] = {
         "call": 40, "check": 30, "raise": 12, "tuo": 6, "qiao": 2, "fold": 10}
 
-    def __init__(self, base: str, stats: Stats, rng: random.Random) -> None:
-        self.base = base
+    def __init__(self, bases: list[str], stats: Stats, rng: random.Random, address: str) -> None:
+        self.bases = bases  # requests alternate between these servers
+        self.sent = 0
+        self.address = address  # the client's address, as a proxy in front would pass it
         self.stats = stats
         self.rng = rng
         self.jar = http.cookiejar.CookieJar()
@@ -129,7 +136,9 @@ class Visitor:
 
     def request(self, path: str, data: dict[str, Any] | None = None,
                 htmx: bool = False) -> tuple[int, str, dict[str, str]]:
-        headers = {"Accept-Language": "zh-CN"}
+        headers = {"Accept-Language": "zh-CN", "X-Forwarded-For": self.address}
+        base = self.bases[self.sent % len(self.bases)]
+        self.sent += 1
         body = None
         if data is not None:
             headers["X-CSRFToken"] = self._csrf()
@@ -137,7 +146,7 @@ class Visitor:
                 {"csrfmiddlewaretoken": self._csrf(), **data}, doseq=True).encode()
         if htmx:
             headers["HX-Request"] = "true"
-        req = urllib.request.Request(self.base + path, data=body, headers=headers)
+        req = urllib.request.Request(base + path, data=body, headers=headers)
         started = time.perf_counter()
         try:
             with self.opener.open(req, timeout=60) as response:
@@ -146,14 +155,14 @@ class Visitor:
         except urllib.error.HTTPError as e:
             status, text, head = e.code, e.read().decode(errors="replace"), dict(e.headers.items())
         except OSError as e:
-            self.stats.record(time.perf_counter() - started, f"{path}: {e!r}")
+            self.stats.record(time.perf_counter() - started, f"{path}: {e!r}", base)
             return 0, "", {}
         error = None
         if status >= 400:
             error = f"{'POST' if data is not None else 'GET'} {path} -> {status}"
             if status < 500:
                 error += ": " + " ".join(text.split())[:300]
-        self.stats.record(time.perf_counter() - started, error)
+        self.stats.record(time.perf_counter() - started, error, base)
         return status, text, head
 
     def open_table(self) -> str | None:
@@ -222,6 +231,12 @@ class Visitor:
                 url = self.open_table()
 
 
+def client_address(i: int) -> str:
+    """Visitor ``i``'s address (documentation range 198.18.0.0/15): the rate limits count
+    each visitor apart, as they would count people behind a proxy that names them."""
+    return f"198.18.{i // 250}.{i % 250 + 1}"
+
+
 # --------------------------------------------------------------------------- checks
 def check_tables(ids: list[str]) -> tuple[int, list[str]]:
     """Hands played and broken invariants, read from the database."""
@@ -268,9 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-log", action="store_true", help="print gunicorn's log")
     args = parser.parse_args(argv)
 
+    os.environ["CLIENT_IP_HEADER"] = "HTTP_X_FORWARDED_FOR"  # each visitor is its own client
     with tempfile.TemporaryDirectory(prefix="chexuan-soak-") as tmp:
         if not os.environ.get("DATABASE_URL"):
-            os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/soak.sqlite3"
+            os.environ.update(DATABASE_URL=f"sqlite:///{tmp}/soak.sqlite3", DATABASE_CREATE="1")
         stats = Stats()
         print(f"soak: {args.tables} tables for {args.duration:.0f} s on "
               f"{os.environ['DATABASE_URL'].split(':')[0]} …", flush=True)
@@ -278,8 +294,9 @@ def main(argv: list[str] | None = None) -> int:
             stop_at = time.monotonic() + args.duration
             started = time.monotonic()
             threads = [
-                threading.Thread(target=Visitor(base, stats, random.Random(args.seed * 1000 + i))
-                                 .play, args=(stop_at,), daemon=True)
+                threading.Thread(target=Visitor([base], stats, random.Random(args.seed * 1000 + i),
+                                                client_address(i)).play,
+                                 args=(stop_at,), daemon=True)
                 for i in range(args.tables)
             ]
             for t in threads:

@@ -25,10 +25,11 @@ def history_of(url: str) -> list[Hand]:
     return table_store.history(table_of(url))
 
 
-def save_game(url: str, game: Game) -> None:
+def save_game(url: str, game: Game, before: dict[str, Any] | None = None) -> None:
     """Store ``game`` as the table's state, as the views do after an action (finished
-    hands become rows; having been set up by hand, they have no replay)."""
-    table_store.save(table_of(url), game, None)
+    hands become rows).  A hand dealt by the test replays only if ``before`` is the
+    state just before its deal."""
+    table_store.save(table_of(url), game, before)
 
 
 def open_table(page: Any, live_server: Any, level: str, bots: int = 2) -> str:

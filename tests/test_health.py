@@ -92,3 +92,10 @@ def read_only(db_copy: Path) -> Iterator[Path]:
 
 def test_read_only_file_is_503(read_only: Path) -> None:
     assert probe(read_only) == [503]
+
+
+def test_a_flushed_probe_row_is_written_again(db_copy: Path) -> None:
+    # `flush` (between live-server tests) empties every table, the probe's row too
+    result = run_django(["manage.py", "flush", "--noinput"], {"DATABASE_URL": f"sqlite:///{db_copy}"})
+    assert result.returncode == 0, result.stderr
+    assert probe(db_copy) == [200]

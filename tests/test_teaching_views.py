@@ -129,3 +129,10 @@ def test_english_pages(client: Client) -> None:
     html = client.get(url(2, act="fold")).content.decode()
     assert untranslated(html, terms) == []
     assert "Call (瞧) to 3" in html and "match the current bet" in html
+    html = client.get(url(LAST)).content.decode()
+    assert "You take the" in html and "You takes" not in html
+
+
+def test_the_practice_table_start_page_offers_the_teaching_table(client: Client) -> None:
+    html = client.get("/table/").content.decode()
+    assert '<a href="/course/table/">' in html

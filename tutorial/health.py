@@ -3,8 +3,9 @@
 A trivial ``SELECT 1`` answered 200 for a read-only database file, a missing file (SQLite
 created an empty one) and a file deleted under the running server, while every page gave
 a 500.  So the check reads the applied migrations, compares them with the migration files,
-and commits an update of the single ``HealthProbe`` row.  On SQLite it opens a fresh
-connection first: a kept connection still writes to a deleted file's inode.
+and commits an update of the single ``HealthProbe`` row (created again if a flush removed
+it).  On SQLite it opens a fresh connection first: a kept connection still writes to a
+deleted file's inode.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ def problem() -> str | None:
             missing = _migrations() - {(app, name) for app, name in cursor.fetchall()}
         if missing:
             return "database not migrated"
+        moment = timezone.now()
         with transaction.atomic():
-            written = HealthProbe.objects.filter(pk=1).update(checked=timezone.now())
-        if written != 1:
-            return "database not migrated"
+            if not HealthProbe.objects.filter(pk=1).update(checked=moment):
+                HealthProbe.objects.get_or_create(pk=1, defaults={"checked": moment})
     except DatabaseError:
         logger.exception("healthz: database check failed")
         return "database unavailable"

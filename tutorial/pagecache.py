@@ -5,7 +5,8 @@ pair, the rules) depend only on the address and the language: they carry no CSRF
 data and no messages.  Their rendered bytes are kept in Django's cache (local memory
 per process by default; point ``CACHES`` at a shared cache to share it), keyed by
 language, htmx-ness and the full path.  Every response still passes through the
-middleware (CSP, security headers, ``Vary``).
+middleware (CSP, security headers, ``Vary``).  These pages answer only GET and HEAD
+(HEAD from the same cache entry); any other method is a 405.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from hashlib import sha256
 
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.utils.translation import get_language
 
 View = Callable[..., HttpResponse]
@@ -25,11 +26,13 @@ TIMEOUT = 60 * 60
 
 
 def visitor_independent(view: View) -> View:
-    """Serve a GET from the cache when possible; cache successful answers."""
+    """Serve a GET or HEAD from the cache when possible; cache successful answers."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        if request.method != "GET" or len(get_messages(request)):
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])
+        if len(get_messages(request)):
             return view(request, *args, **kwargs)
         raw = f"{get_language()}|{bool(request.headers.get('HX-Request'))}|"
         raw += f"{bool(request.headers.get('HX-History-Restore-Request'))}|"

@@ -69,6 +69,8 @@ def course_map(request: HttpRequest) -> HttpResponse:
     steps, nxt = course.course_map(course.progress_of(request.session.session_key))
     return render(request, "course/map.html", {
         "steps": steps, "next_lesson": nxt,
+        "done": sum(step.done for step in steps), "stars": sum(step.stars for step in steps),
+        "most": 3 * len(steps),
         "next_url": reverse("course_lesson", args=[nxt.slug]) if nxt else AFTER_COURSE,
     })
 
@@ -83,6 +85,11 @@ def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
         "read": [(course.reading_url(href, lesson), course.text(label))
                  for href, label in lesson.read],
         "row": _row(request, lesson),
+        # The quizzes the exercises come from, for more practice at the same level.
+        "drills": [{"url": f"{reverse('quiz:quiz', args=[kind])}?level={level}",
+                    "title": QUIZ_PAGES[kind].title, "level": level}
+                   for kind, level in dict.fromkeys(
+                       (ex.quiz, ex.level) for ex in lesson.exercises if ex.quiz)],
         "next_url": exercise_url(lesson, 1),
     })
 

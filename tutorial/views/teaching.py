@@ -130,6 +130,7 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
         my_cards=[CardView(card_by_label(c), c) for c in game.visible_cards(LEARNER, LEARNER)],
         squeeze_card=card_by_label(h.cards[LEARNER][3]) if current.squeeze and h else None,
         result=_result_view(game, h) if h is not None and h.result is not None else None,
+        learner_won=h is not None and h.result is not None and h.result.winner == LEARNER,
         last=n == len(all_stops),
         next_url=_stop_url(n + 1) if n < len(all_stops) else "",
         next_label=text(current.next_label) if current.next_label else "",

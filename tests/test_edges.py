@@ -1,0 +1,65 @@
+"""Small hardening edges (issue 12): the page cache answers only GET and HEAD, the language
+cookie is flagged like the others, the CSRF failure page is the site's own (no inline
+style), and git ignores SQLite's WAL files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from tests.test_prod_settings import run_django
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHED = ["/", "/cards/", "/pairs/", "/pairs/RQ-B9/", "/rules/", "/splits/"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", CACHED)
+def test_cached_pages_answer_only_get_and_head(client: Client, url: str) -> None:
+    assert client.get(url).status_code == 200
+    head = client.head(url)
+    assert head.status_code == 200 and head.content == b""
+    for method in ("trace", "put", "delete", "patch"):
+        response = getattr(client, method)(url)
+        assert response.status_code == 405, (method, url)
+        assert set(response["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}
+    assert client.post(url).status_code in (403, 405)  # CSRF first, then not allowed
+
+
+def test_language_cookie_is_lax_and_http_only(client: Client) -> None:
+    cookie = client.get("/lang/?language=en&next=/").cookies["django_language"]
+    assert cookie["samesite"] == "Lax" and cookie["httponly"] is True
+
+
+@pytest.mark.parametrize(("secure_cookies", "expected"), [("1", True), ("0", False)])
+def test_language_cookie_is_secure_with_the_others(secure_cookies: str, expected: bool) -> None:
+    code = ("import json, django; django.setup()\n"
+            "from django.conf import settings as s\n"
+            "print(json.dumps([s.LANGUAGE_COOKIE_SECURE, s.SESSION_COOKIE_SECURE]))\n")
+    result = run_django(["-c", code], {"DJANGO_SETTINGS_MODULE": "chexuan_site.settings",
+                                        "SECURE_COOKIES": secure_cookies})
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [expected, expected]
+
+
+@pytest.mark.django_db
+def test_csrf_failure_page_is_the_sites_own() -> None:
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/table/", {"bots": "2"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "<style" not in html and " style=" not in html
+    assert "表单已经过期" in html and 'href="/"' in html
+    client.cookies["django_language"] = "en"
+    english = client.post("/table/", {"bots": "2"}).content.decode()
+    assert "This form has expired" in english
+
+
+@pytest.mark.parametrize("name", ["db.sqlite3-wal", "db.sqlite3-shm", "db.sqlite3-journal"])
+def test_git_ignores_sqlite_side_files(name: str) -> None:
+    result = subprocess.run(["git", "check-ignore", "-q", name], cwd=ROOT, check=False)
+    assert result.returncode == 0, f"{name} is not ignored"

@@ -1,0 +1,85 @@
+"""Regression (issue 12): one quiz question answered by parallel identical POSTs (a double
+tap, a replayed form) counts once, on SQLite and on PostgreSQL (``make test`` runs the
+``concurrency`` tests on both).  The visitor's progress row is locked while an answer is
+recorded; the first answer of a kind creates that row, so both paths are raced here."""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from engine import quiz as q
+from engine.rules import get_rules
+from scripts.prodserver import production_server
+from tests.test_night_concurrency import Client, together
+
+pytestmark = pytest.mark.concurrency
+RULES = get_rules("xuanjing")
+
+
+class Visitor(Client):
+    """A phone that keeps its session cookie."""
+
+    session = ""
+
+    def request(self, method: str, path: str, data: dict[str, str] | None = None,
+                conn: Any = None) -> tuple[int, str, dict[str, str]]:
+        conn = conn or self.connect()
+        headers = {"Accept-Language": "zh-CN"}
+        if hasattr(self, "csrf"):
+            headers["Cookie"] = f"csrftoken={self.csrf}; sessionid={self.session}"
+        body = None
+        if data is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf, **data})
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+            cookies = " ".join(v for k, v in response.getheaders() if k.lower() == "set-cookie")
+            match = re.search(r"sessionid=([^;]+)", cookies)
+            if match:
+                self.session = match[1]
+            return response.status, text, {k.lower(): v for k, v in response.getheaders()}
+        finally:
+            conn.close()
+
+    def question(self, slug: str, seed: int) -> tuple[str, dict[str, str]]:
+        page = self.request("GET", f"/quiz/{slug}/?seed={seed}&level=1")[1]
+        token = re.search(r'name="token" value="([^"]+)"', page)
+        assert token, page[:2000]
+        return token[1], dict(q.solve(q.generate(slug, seed, 1, RULES), RULES))
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    saved = dict(os.environ)
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
+    try:
+        with production_server(workers=4) as base:
+            host, port = urllib.parse.urlsplit(base).netloc.split(":")
+            yield host, int(port)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def test_parallel_answers_to_one_question_count_once(server: tuple[str, int]) -> None:
+    phone = Visitor(server)
+    token, answer = phone.question("bigger", 1)
+    assert phone.request("POST", "/quiz/bigger/", {"token": token, **answer})[0] == 200
+    assert phone.session  # the first answer started the session
+    for slug, seed in (("name", 2), ("bigger", 3)):  # a new progress row, an existing one
+        token, answer = phone.question(slug, seed)
+        results = together(f"/quiz/{slug}/", [(phone, {"token": token, **answer})] * 8)
+        assert [status for status, _ in results] == [200] * 8
+        assert sum("不再计分" not in text for _, text in results) == 1
+    page = phone.request("GET", "/quiz/progress/")[1]
+    assert "一共答了 3 题" in page, page[:3000]
