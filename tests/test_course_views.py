@@ -173,6 +173,8 @@ def test_bad_input_is_refused_and_records_nothing(client: Client) -> None:
     assert client.post("/course/hand/9/", {"choice": "0"}).status_code == 404
     assert client.get("/course/cards/1/?seed=-3").status_code == 400
     assert client.put("/course/hand/1/").status_code == 405
+    assert client.put("/course/").status_code == 405
+    assert client.put("/course/hand/").status_code == 405
     assert Session.objects.count() == 0
     assert CourseProgress.objects.count() == 0
 
