@@ -64,18 +64,24 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
     assert "♥Q ♠9" in mine and "天九王" in mine  # 头 天九王, labelled, with its cards
 
 
-def test_the_log_in_english_says_you_and_they(client: Client) -> None:
+def test_the_log_in_english_says_you_and_they(client: Client,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tutorial.views.table.secrets.randbits", lambda _bits: 2)
     url = create(client)
     g = game_of(url)
     g.state.dealer = 1
-    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
     play(g)
     save_game(url, g)
+    assert g.hand is not None and g.hand.result is not None and g.hand.result.winner == 0
     client.get("/lang/?language=en&next=/")
-    text = lines(client.get(url).content.decode())
-    assert any(t.startswith("You call (瞧)") for t in text)
-    assert any(re.match(r"Bot \w+ calls \(瞧\)", t) for t in text)
+    html = client.get(url).content.decode()
+    text = lines(html)
+    assert any(t.startswith("You call (瞧") for t in text)
+    assert any(re.match(r"Bot \w+ calls \(瞧", t) for t in text)
     assert not any(t.startswith("You calls") or "You splits" in t for t in text)
+    result = re.sub(r"<[^>]+>", "", html.split('class="result panel"')[1])
+    assert "You take the 皮" in result and "You takes" not in result
 
 
 def test_results_agree_with_the_session_totals_when_the_mango_pot_is_won(

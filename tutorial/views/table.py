@@ -262,6 +262,7 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
     return {
         "how": how, "kind": res.how,
         "winner": name.get(res.winner) if res.winner is not None else None,
+        "winner_you": res.winner == HUMAN,
         "pot_won": res.pot_won, "carried": res.carried, "mango_next": res.mango_next,
         "order": [name[i] for i in res.order],
         "nets": nets, "mango": any(n["mango"] for n in nets),
