@@ -72,7 +72,7 @@ def _grid(rules: Rules) -> tuple[list[list[float]], list[list[float]], dict[Key,
     ``le[h][t]`` = hands with 头 ≤ h and 尾 ≤ t; ``ge`` likewise ≥."""
     counts: dict[Key, float] = {}
     for combo in combinations(range(len(DECK)), 4):
-        kinds = tuple(sorted(DECK[i].kind for i in combo))
+        kinds = _sorted(DECK[i].kind for i in combo)
         k = _key(kinds, rules)
         counts[k] = counts.get(k, 0.0) + 1.0
     size = max(max(h for h, _ in counts), max(t for _, t in counts)) + 2
@@ -113,7 +113,7 @@ def strength(known: tuple[Kind, ...], rules: Rules) -> float:
     total = 0.0
     n = 0
     for combo in combinations(rest, 4 - len(known)):
-        total += _full_strength(tuple(sorted(known + combo)), rules)
+        total += _full_strength(_sorted(known + combo), rules)
         n += 1
     return total / n if n else 0.0
 
@@ -137,11 +137,11 @@ def _edge_vs_shown(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules)
     mine = _key(own, rules)
     total = 0.0
     n = 0
-    for a, b in combinations_with_replacement(sorted(counts), 2):
+    for a, b in combinations_with_replacement(_sorted(counts), 2):
         w = counts[a] * (counts[a] - 1) // 2 if a is b else counts[a] * counts[b]
         if not w:
             continue
-        h, t = _key(tuple(sorted((*shown, a, b))), rules)
+        h, t = _key(_sorted((*shown, a, b)), rules)
         dh, dt = mine[0] - h, mine[1] - t
         if dh >= 0 and dt >= 0 and dh + dt > 0:
             total += w
@@ -187,8 +187,12 @@ class View:
     floor: int  # the raise floor
 
 
+_ORDER = {k: k.index for k in KINDS}.__getitem__
+
+
 def _sorted(kinds: Iterable[Kind]) -> tuple[Kind, ...]:
-    return tuple(sorted(kinds))
+    """Kinds in single-card order (fast: no ``Kind.__lt__`` calls)."""
+    return tuple(sorted(kinds, key=_ORDER))
 
 
 def _raises(game: Game, seat: int) -> int:

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import pgettext
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from engine import quiz as q
@@ -64,15 +65,19 @@ def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
     return course.progress_of(request.session.session_key).get(lesson.slug)
 
 
+@require_safe
 @vary_on_cookie
 def course_map(request: HttpRequest) -> HttpResponse:
     steps, nxt = course.course_map(course.progress_of(request.session.session_key))
     return render(request, "course/map.html", {
         "steps": steps, "next_lesson": nxt,
+        "done": sum(step.done for step in steps), "stars": sum(step.stars for step in steps),
+        "most": 3 * len(steps),
         "next_url": reverse("course_lesson", args=[nxt.slug]) if nxt else AFTER_COURSE,
     })
 
 
+@require_safe
 @vary_on_cookie
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson(slug)
