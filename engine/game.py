@@ -50,7 +50,7 @@ from .settle import Seat, settle
 
 __all__ = [
     "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
-    "Legal", "Phase", "SeatState", "card_by_label", "replay",
+    "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
 ]
 
 _BY_LABEL: dict[str, Card] = {c.label: c for c in DECK}
@@ -312,6 +312,7 @@ class State:
     history: list[Hand] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
+    trimmed: int = 0  # log entries taken out by Game.take_finished (seq counts them)
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -381,7 +382,17 @@ class Game:
     @property
     def seq(self) -> int:
         """The state's sequence number: how many actions have been applied."""
-        return len(self.state.log)
+        return self.state.trimmed + len(self.state.log)
+
+    def take_finished(self) -> tuple[list[Hand], list[dict[str, Any]]]:
+        """Take the finished hands and the action log out of the state, for a caller that
+        stores them elsewhere (so that the state stays small however long the session);
+        the game plays on and :attr:`seq` keeps counting.  Returns (hands, log)."""
+        st = self.state
+        hands, log = st.history, st.log
+        st.history, st.log = [], []
+        st.trimmed += len(log)
+        return hands, log
 
     @property
     def phase(self) -> Phase:
@@ -1098,7 +1109,7 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        d = dict(data)
+        d = copy.deepcopy(dict(data))  # the game never shares lists with ``data``
         d["seats"] = [SeatState(**s) for s in d["seats"]]
         d["phase"] = Phase(d["phase"])
         d["hand"] = _hand_from(d["hand"]) if d.get("hand") else None
@@ -1114,6 +1125,15 @@ def _hand_from(data: Mapping[str, Any]) -> Hand:
     d = dict(data)
     d["result"] = HandResult(**d["result"]) if d.get("result") else None
     return Hand(**d)
+
+
+def hand_to_dict(hand: Hand) -> dict[str, Any]:
+    """One hand as JSON-ready data (:func:`hand_from_dict` reads it back)."""
+    return asdict(hand)
+
+
+def hand_from_dict(data: Mapping[str, Any]) -> Hand:
+    return _hand_from(data)
 
 
 def _fold_round(h: Hand, seat: int) -> int:

@@ -187,3 +187,15 @@ def test_an_unbeatable_hand_never_prices_below_folding() -> None:
     for option in decision.options[1:]:
         assert option.ev >= fold.ev - 3 * option.stderr
     assert decision.options[decision.best].action.kind is not Act.FOLD
+
+
+def test_cli_takes_a_practice_tables_saved_state() -> None:
+    """``PracticeTable.state`` (``game.to_dict()``) holds ``config`` and ``log``: it is
+    reviewed as is, the human in seat 0."""
+    from engine.game import replay
+
+    data = export()
+    state = replay(data["config"], data["log"]).to_dict()
+    out = run(json.dumps(state), "--json", "--worlds", "10")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["decisions"]

@@ -14,6 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tests.english import unlinked
 from tutorial.models_night import Night, NightEvent
 from tutorial.models_quiz import ReviewCard
 
@@ -32,7 +33,7 @@ def test_a_night_in_utc_shows_utc_times(client: Client) -> None:
     night = create(client, tz="UTC")
     assert night.time_zone == "UTC"
     assert (night.end_at.astimezone(UTC).hour, night.end_at.astimezone(UTC).minute) == (23, 30)
-    page = client.get(f"/night/{night.token}/").content.decode()
+    page = unlinked(client.get(f"/night/{night.token}/").content.decode())
     assert "23:30 打圈芒" in page and '时间按 <bdi translate="no">UTC</bdi>' in page
     assert 'name="end" type="time" value="23:30"' in page
 

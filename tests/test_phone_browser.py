@@ -1,0 +1,119 @@
+"""Phones: at 360 px no page type scrolls sideways, in Chinese or in English, and no text
+is squeezed to one character per line.
+
+Measured in Chromium: the document is no wider than the viewport, and no text (a table
+cell, a label …) of three characters or more breaks after every character.  Screenshots:
+tests/artifacts/phone-360-<lang>-<page>.png.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_site_walk import CALC_RESULT
+from tutorial import walkthroughs as wt
+
+PHONE_360 = {"width": 360, "height": 780}
+
+
+def _first_steps() -> list[str]:
+    """The first and a middle step of every kind of walkthrough."""
+    urls: list[str] = []
+    seen: set[str] = set()
+    for entry in wt.content()["walkthroughs"]:
+        walkthrough = wt.get_walkthrough(entry["slug"])
+        assert walkthrough is not None
+        if entry["kind"] in seen:
+            continue
+        seen.add(entry["kind"])
+        urls += [f"/walkthroughs/{entry['slug']}/1/",
+                 f"/walkthroughs/{entry['slug']}/{len(walkthrough.steps) // 2 + 1}/"]
+    return urls
+
+
+PAGES = [
+    "/", "/cards/", "/pairs/", "/pairs/?q=Q9", "/pairs/RQ-B9/", "/pairs/four/",
+    "/rules/", "/rules/app/", "/rules/compare/", "/splits/", "/splits/?hand=RQ+R6+R7+B9",
+    "/squeeze/", "/glossary/", "/quiz/", "/quiz/progress/",
+    "/quiz/bigger/?seed=7&level=1", "/quiz/split/?seed=7&level=1",
+    "/quiz/showdown/?seed=7&level=3", "/quiz/order/?seed=7&level=3",
+    "/course/", "/walkthroughs/", *_first_steps(),
+    "/table/", "/calc/", CALC_RESULT, "/night/",
+]
+
+SHOTS = {"/", "/rules/", "/pairs/", "/glossary/", "/walkthroughs/full-hand/1/", "/splits/"}
+
+# Elements wider than the viewport (the page would scroll sideways) and texts broken
+# after every character.  Scrolling boxes (overflow-x: auto) may hold wider content.
+MEASURE = """
+() => {
+  const width = document.documentElement.clientWidth;
+  const wide = [];
+  const scrolls = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden") return true;
+    }
+    return false;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.right > width + 1 || r.left < -1) && !scrolls(el)
+        && getComputedStyle(el).position !== "fixed" && !el.closest(".skip-link")) {
+      const where = `${Math.round(r.left)}–${Math.round(r.right)}`;
+      wide.push(`${el.tagName.toLowerCase()}.${el.className} ${where}`);
+    }
+  }
+  const narrow = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const skip = "[aria-hidden=true], svg, .card, .visually-hidden";
+    if (text.length < 3 || !node.parentElement || node.parentElement.closest(skip)) continue;
+    let hidden = false;  // visually hidden (a stacked table's 1 px header row)
+    for (let p = node.parentElement; p && !hidden; p = p.parentElement) {
+      hidden = p.getBoundingClientRect().width <= 2;
+    }
+    if (hidden) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rects = [...range.getClientRects()].filter(r => r.width > 0);
+    const tops = new Set(rects.map(r => Math.round(r.top)));
+    if (rects.length >= 3 && tops.size >= Math.min(text.replace(/\\s/g, "").length, 6)
+        && Math.max(...rects.map(r => r.width)) < 40) {
+      narrow.push(text.slice(0, 30));
+    }
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8),
+          narrow: narrow.slice(0, 8)};
+}
+"""
+
+
+def _slug(url: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-")[:60] or "home"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_no_page_scrolls_sideways_at_360px(live_server: Any, phone_page: Any, language: str,
+                                           screenshot: Callable[..., Path]) -> None:
+    page = phone_page
+    page.set_viewport_size(PHONE_360)
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    problems = []
+    for url in PAGES:
+        page.goto(live_server.url + url, timeout=60_000)
+        found = page.evaluate(MEASURE)
+        if found["scrollWidth"] > found["width"] or found["wide"] or found["narrow"]:
+            problems.append(f"{url}: {found}")
+        if problems or url in SHOTS:
+            screenshot(page, f"phone-360-{language}-{_slug(url)}")
+    assert not problems, "\n".join(problems)
