@@ -36,7 +36,8 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     page = browser_page
     own(page, live_server, cookie)
     page.goto(f"{live_server.url}/table/{tid}/")  # the coach's verdict comes into the result
-    expect(page.locator(".coach-summary .coach-grade").first).to_be_visible()
+    expect(page.locator(".coach-hook .coach-summary .coach-grade").first).to_be_visible()
+    expect(page.locator("#board .result")).to_be_visible()  # the verdict did not replace it
     page.locator(".coach-hook").scroll_into_view_if_needed()
     screenshot(page, "coach-table-hook-zh", full_page=False)
     page.goto(f"{live_server.url}/table/{tid}/history")
@@ -54,8 +55,9 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/")  # swapped, not loaded
     axe(page)
     screenshot(page, "coach-retry-zh")
-    page.goto(f"{live_server.url}/coach/{tid}/")
-    page.get_by_role("button", name="复盘下面 5 手（每手要一两秒）").click()
+    page.get_by_role("link", name="回到第 1 手复盘").click()
+    page.get_by_role("link", name="回到牌桌").click()
+    page.get_by_role("link", name="本场教练报告").click()  # both hands reviewed by now
     expect(page.locator("svg.coach-chart")).to_be_visible()
     axe(page)
     screenshot(page, "coach-report-zh")
