@@ -37,7 +37,7 @@ import copy
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -807,24 +807,48 @@ class Game:
             events.append(f"{kind.value}: {sum(mango_paid)}")
         st.pending_mango = None
         st.zou_winner = None
-        dangjia = order[0]
-        committed = [0] * n
-        for seat_i in order:
-            committed[seat_i] = min(rules.stakes.pi, st.seats[seat_i].bobo)
-        committed[dangjia] = min(rules.stakes.opening, st.seats[dangjia].bobo)
-        hand = Hand(
-            number=st.hand_no, dealer=st.dealer, dangjia=dangjia, order=order, cards=cards,
-            committed=committed, folded=[False] * n, mango_paid=mango_paid, pot_start=st.pot,
-            round=1, level=rules.stakes.opening, bet_this_round=True,
-            acted=[False] * n, checked=[False] * n, events=events,
-        )
+        self._open_hand(Hand(number=st.hand_no, dealer=st.dealer, dangjia=order[0],
+                             order=order, cards=cards, committed=[], folded=[],
+                             mango_paid=mango_paid, pot_start=st.pot, events=events,
+                             actions=[Action(Act.DEAL, None, None, tuple(stacked)).to_dict()]))
+
+    def _open_hand(self, hand: Hand) -> None:
+        """Start the betting of a freshly dealt ``hand`` (its cards, order and 芒果 set)."""
+        st = self.state
+        rules = self.rules
+        n = len(st.seats)
+        dangjia = hand.dangjia
+        hand.committed = [0] * n
+        for seat_i in hand.order:
+            hand.committed[seat_i] = min(rules.stakes.pi, st.seats[seat_i].bobo)
+        hand.committed[dangjia] = min(rules.stakes.opening, st.seats[dangjia].bobo)
+        hand.folded = [False] * n
+        hand.level = rules.stakes.opening
+        hand.bet_this_round = True
+        hand.acted = [False] * n
+        hand.checked = [False] * n
         hand.acted[dangjia] = True
-        hand.actions.append(Action(Act.DEAL, None, None, tuple(stacked)).to_dict())
         st.hand = hand
         st.phase = Phase.BETTING
         hand.to_act = self._next_to_act(dangjia)
         if hand.to_act is None:
             self._end_round()
+
+    def at_deal(self) -> Game:
+        """A copy of this table as it was right after the current hand's deal (the same
+        cards; no log, no history): what a play-out of the hand starts from."""
+        h = self.state.hand
+        if h is None or self.state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
+            raise ValueError("no hand in progress")
+        state = copy.deepcopy(replace(self.state, hand=None, history=[], log=[]))
+        start = Game(state)
+        start._open_hand(Hand(number=h.number, dealer=h.dealer, dangjia=h.dangjia,
+                              order=list(h.order), cards=[list(c) for c in h.cards],
+                              committed=[], folded=[], mango_paid=list(h.mango_paid),
+                              pot_start=h.pot_start,
+                              events=[e for e in h.events if not e.startswith("r")],
+                              actions=[dict(h.actions[0])]))
+        return start
 
     # ------------------------------------------------------------------ betting
     def _actable(self, seat: int) -> bool:

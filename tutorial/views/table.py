@@ -25,7 +25,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.advisor import advise
-from engine.bots import bot_action
+from engine.bots import BOT_LEVELS, bot_action
 from engine.cards import Card, CardError
 from engine.game import (
     MAX_REBUY,
@@ -416,7 +416,7 @@ def start(request: HttpRequest) -> HttpResponse:
     try:
         bots = _int(request.POST.get("bots"), _("电脑玩家人数"), 1, 7)
         level = request.POST.get("level", "simple")
-        if level not in ("simple", "strong", "mixed"):
+        if level not in (*BOT_LEVELS, "mixed"):
             raise Rejected(_("未知的电脑水平"))
         stakes = get_stakes(request.POST.get("stakes", "1、3"))
         mango = request.POST.get("mango", "fixed")
