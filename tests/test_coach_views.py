@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -218,3 +219,13 @@ def test_review_steps_through_the_hand(played: tuple[Client, str]) -> None:
     assert f"?step={last + 1}" not in fragment
     for bad in ("x", "-5", "99999"):  # clamped to the hand
         assert client.get(f"/coach/{tid}/1/", {"step": bad}).status_code == 200
+
+
+def test_stored_pages_read_few_rows(played: tuple[Client, str],
+                                    django_assert_max_num_queries: Any) -> None:
+    client, tid = played
+    client.get(f"/coach/{tid}/1/")
+    client.get(f"/coach/{tid}/2/")
+    for path in (f"/coach/{tid}/1/", f"/coach/{tid}/1/retry/0/?pick=0", f"/coach/{tid}/"):
+        with django_assert_max_num_queries(8):
+            assert client.get(path).status_code == 200
