@@ -38,9 +38,9 @@ from .hands import naive_split, sanhua, splits
 from .rules import Rules
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
-           "distribution", "policy", "strength", "view"]
+           "distribution", "modelled", "policy", "strength", "view"]
 
-BOT_LEVELS = ("simple", "strong")
+BOT_LEVELS = ("simple", "strong", "expert")
 
 Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
@@ -312,16 +312,26 @@ def distribution(v: View, level: str, rules: Rules) -> Policy:
     return _strong(v, rules) if level == "strong" else _simple(v, rules)
 
 
-def policy(game: Game, seat: int) -> Policy:
+def modelled(game: Game, seat: int) -> str:
+    """The level a play-out assumes for ``seat``: its bot level, but ``strong`` for a
+    human (the learner) and for the ``expert`` (whose own policy plays out the hand)."""
+    level = game.seats[seat].bot
+    return "strong" if level in (None, "expert") else level
+
+
+def policy(game: Game, seat: int, level: str | None = None) -> Policy:
     """The distribution over the actions of the bot in ``seat`` (the seat to act; between
-    hands, a seat whose 钵钵 is empty re-buys)."""
-    level = game.seats[seat].bot or "simple"
+    hands, a seat whose 钵钵 is empty re-buys); ``level`` overrides the seat's."""
+    level = level or game.seats[seat].bot or "simple"
     if game.phase is Phase.BETWEEN:
         if game.seats[seat].bobo <= 0:
             return ((Action(Act.REBUY, seat, game.rules.stakes.later_bobo), 1.0),)
         raise ValueError("a bot has nothing to do between hands")
     if game.phase is Phase.SHOWDOWN:
         return ((choose_split(game, seat, level), 1.0),)
+    if level == "expert":
+        from .expert import expert_policy  # the expert prices by play-outs of this module
+        return expert_policy(game, seat)
     return distribution(view(game, seat), level, game.rules)
 
 
@@ -332,7 +342,11 @@ def bot_action(game: Game, seat: int, rng: random.Random) -> Action:
 
 # ---------------------------------------------------------------------- showdown
 def choose_split(game: Game, seat: int, level: str) -> Action:
-    """The showdown action of a bot: 三花 when it pays, else the chosen split."""
+    """The showdown action of a bot: 三花 when it pays, else the chosen split (the
+    expert prices its options at this showdown, :func:`engine.expert.expert_split`)."""
+    if level == "expert":
+        from .expert import expert_split
+        return expert_split(game, seat)
     kinds = game.kinds(seat)
     rules = game.rules
     hand = game.hand

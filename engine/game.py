@@ -33,10 +33,11 @@ Decisions where RULES.md is silent (documented in the README, "Practice table"):
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -49,7 +50,7 @@ from .settle import Seat, settle
 
 __all__ = [
     "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
-    "Legal", "Phase", "SeatState", "card_by_label", "replay",
+    "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
 ]
 
 _BY_LABEL: dict[str, Card] = {c.label: c for c in DECK}
@@ -311,6 +312,7 @@ class State:
     history: list[Hand] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
+    trimmed: int = 0  # log entries taken out by Game.take_finished (seq counts them)
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -380,7 +382,17 @@ class Game:
     @property
     def seq(self) -> int:
         """The state's sequence number: how many actions have been applied."""
-        return len(self.state.log)
+        return self.state.trimmed + len(self.state.log)
+
+    def take_finished(self) -> tuple[list[Hand], list[dict[str, Any]]]:
+        """Take the finished hands and the action log out of the state, for a caller that
+        stores them elsewhere (so that the state stays small however long the session);
+        the game plays on and :attr:`seq` keeps counting.  Returns (hands, log)."""
+        st = self.state
+        hands, log = st.history, st.log
+        st.history, st.log = [], []
+        st.trimmed += len(log)
+        return hands, log
 
     @property
     def phase(self) -> Phase:
@@ -795,24 +807,48 @@ class Game:
             events.append(f"{kind.value}: {sum(mango_paid)}")
         st.pending_mango = None
         st.zou_winner = None
-        dangjia = order[0]
-        committed = [0] * n
-        for seat_i in order:
-            committed[seat_i] = min(rules.stakes.pi, st.seats[seat_i].bobo)
-        committed[dangjia] = min(rules.stakes.opening, st.seats[dangjia].bobo)
-        hand = Hand(
-            number=st.hand_no, dealer=st.dealer, dangjia=dangjia, order=order, cards=cards,
-            committed=committed, folded=[False] * n, mango_paid=mango_paid, pot_start=st.pot,
-            round=1, level=rules.stakes.opening, bet_this_round=True,
-            acted=[False] * n, checked=[False] * n, events=events,
-        )
+        self._open_hand(Hand(number=st.hand_no, dealer=st.dealer, dangjia=order[0],
+                             order=order, cards=cards, committed=[], folded=[],
+                             mango_paid=mango_paid, pot_start=st.pot, events=events,
+                             actions=[Action(Act.DEAL, None, None, tuple(stacked)).to_dict()]))
+
+    def _open_hand(self, hand: Hand) -> None:
+        """Start the betting of a freshly dealt ``hand`` (its cards, order and 芒果 set)."""
+        st = self.state
+        rules = self.rules
+        n = len(st.seats)
+        dangjia = hand.dangjia
+        hand.committed = [0] * n
+        for seat_i in hand.order:
+            hand.committed[seat_i] = min(rules.stakes.pi, st.seats[seat_i].bobo)
+        hand.committed[dangjia] = min(rules.stakes.opening, st.seats[dangjia].bobo)
+        hand.folded = [False] * n
+        hand.level = rules.stakes.opening
+        hand.bet_this_round = True
+        hand.acted = [False] * n
+        hand.checked = [False] * n
         hand.acted[dangjia] = True
-        hand.actions.append(Action(Act.DEAL, None, None, tuple(stacked)).to_dict())
         st.hand = hand
         st.phase = Phase.BETTING
         hand.to_act = self._next_to_act(dangjia)
         if hand.to_act is None:
             self._end_round()
+
+    def at_deal(self) -> Game:
+        """A copy of this table as it was right after the current hand's deal (the same
+        cards; no log, no history): what a play-out of the hand starts from."""
+        h = self.state.hand
+        if h is None or self.state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
+            raise ValueError("no hand in progress")
+        state = copy.deepcopy(replace(self.state, hand=None, history=[], log=[]))
+        start = Game(state)
+        start._open_hand(Hand(number=h.number, dealer=h.dealer, dangjia=h.dangjia,
+                              order=list(h.order), cards=[list(c) for c in h.cards],
+                              committed=[], folded=[], mango_paid=list(h.mango_paid),
+                              pot_start=h.pot_start,
+                              events=[e for e in h.events if not e.startswith("r")],
+                              actions=[dict(h.actions[0])]))
+        return start
 
     # ------------------------------------------------------------------ betting
     def _actable(self, seat: int) -> bool:
@@ -1073,7 +1109,7 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        d = dict(data)
+        d = copy.deepcopy(dict(data))  # the game never shares lists with ``data``
         d["seats"] = [SeatState(**s) for s in d["seats"]]
         d["phase"] = Phase(d["phase"])
         d["hand"] = _hand_from(d["hand"]) if d.get("hand") else None
@@ -1089,6 +1125,15 @@ def _hand_from(data: Mapping[str, Any]) -> Hand:
     d = dict(data)
     d["result"] = HandResult(**d["result"]) if d.get("result") else None
     return Hand(**d)
+
+
+def hand_to_dict(hand: Hand) -> dict[str, Any]:
+    """One hand as JSON-ready data (:func:`hand_from_dict` reads it back)."""
+    return asdict(hand)
+
+
+def hand_from_dict(data: Mapping[str, Any]) -> Hand:
+    return _hand_from(data)
 
 
 def _fold_round(h: Hand, seat: int) -> int:

@@ -36,16 +36,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import choose_split, distribution, policy, view
+from .bots import modelled, policy
 from .cards import DECK
 from .chance import draw
 from .game import BETTING, Act, Action, Game, Phase, replay
 
 __all__ = ["GRADES", "WORLDS", "Decision", "Priced", "ReviewError", "alternatives",
-           "decision_json", "grade", "price_decision", "review"]
+           "decision_json", "grade", "play_values", "price_decision", "review"]
 
 WORLDS = 300  # sampled worlds per decision
-LEARNER_LEVEL = "strong"  # the policy that plays the learner's later decisions
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
 
 
@@ -117,12 +116,9 @@ def grade(loss: float, loss_stderr: float, opening: int) -> str:
 
 def _hand_start(game: Game) -> tuple[Game, list[Action]]:
     """The table right after this hand's deal, and the actions taken since."""
-    log = game.state.log
-    deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
-    start = replay(game.state.config, log[:deal + 1])
-    start.state.history.clear()
-    start.state.log.clear()
-    return start, [Action.from_dict(a) for a in log[deal + 1:]]
+    hand = game.hand
+    assert hand is not None
+    return game.at_deal(), [Action.from_dict(a) for a in hand.actions[1:]]
 
 
 def _world(start: Game, seat: int, now: Game, rng: random.Random) -> Game:
@@ -145,39 +141,32 @@ def _world(start: Game, seat: int, now: Game, rng: random.Random) -> Game:
 
 def _probability(g: Game, action: Action) -> float:
     assert action.seat is not None
-    return sum(p for a, p in policy(g, action.seat) if _same(a, action))
+    return sum(p for a, p in policy(g, action.seat, modelled(g, action.seat))
+               if _same(a, action))
 
 
 def _play_out(g: Game, seat: int, rng: random.Random) -> int:
-    """Play the hand to its end; the learner's net."""
+    """Play the hand to its end (every seat by :func:`engine.bots.modelled`: the bots by
+    their policies, the learner and the expert by the strong one); ``seat``'s net."""
     while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
         actor = g.to_act
         assert actor is not None
-        if g.seats[actor].bot is None:  # the learner (or another human): strong policy
-            if g.phase is Phase.SHOWDOWN:
-                g.apply(choose_split(g, actor, LEARNER_LEVEL))
-                continue
-            options = distribution(view(g, actor), LEARNER_LEVEL, g.rules)
-        else:
-            options = policy(g, actor)
-        g.apply(draw(options, rng))
+        g.apply(draw(policy(g, actor, modelled(g, actor)), rng))
     result = g.history[-1].result
     assert result is not None
     return result.nets[seat]
 
 
-def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLDS,
-                   seed: int = 0, start: tuple[Game, list[Action]] | None = None
-                   ) -> Decision:
-    """Price every alternative of the decision ``game.to_act`` faces now (``start``: the
-    table right after this hand's deal and the actions since, if the caller has them)."""
-    seat = game.to_act
+def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
+                rng: random.Random, start: tuple[Game, list[Action]] | None = None
+                ) -> tuple[list[float], list[list[float]]]:
+    """Steps 1–3 of the module doc for ``seat`` (to act now): the Bayes weight of each
+    world that explains the bots' actions, and ``seat``'s net in that world after each
+    option (folding: minus what it committed, exact).  Shared by :func:`price_decision`
+    and the expert bot (:mod:`engine.expert`)."""
     hand = game.hand
-    if seat is None or hand is None or game.phase is not Phase.BETTING:
-        raise ReviewError("nobody is to bet now")
-    options = alternatives(game, seat, chosen)
+    assert hand is not None
     first, past = start or _hand_start(game)
-    rng = random.Random(seed)
     weights: list[float] = []
     values: list[list[float]] = [[] for _ in options]
     committed = hand.committed[seat]
@@ -185,7 +174,8 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
         g = _world(first, seat, game, rng)
         w = 1.0
         for a in past:
-            if a.seat is not None and g.seats[a.seat].bot and a.kind in BETTING:
+            if (a.seat is not None and a.seat != seat and g.seats[a.seat].bot
+                    and a.kind in BETTING):
                 w *= _probability(g, a)
                 if w == 0:
                     break
@@ -202,6 +192,21 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
             trial = copy.deepcopy(g)
             trial.apply(option)
             values[j].append(_play_out(trial, seat, rng))
+    return weights, values
+
+
+def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLDS,
+                   seed: int = 0, start: tuple[Game, list[Action]] | None = None
+                   ) -> Decision:
+    """Price every alternative of the decision ``game.to_act`` faces now (``start``: the
+    table right after this hand's deal and the actions since, if the caller has them)."""
+    seat = game.to_act
+    hand = game.hand
+    if seat is None or hand is None or game.phase is not Phase.BETTING:
+        raise ReviewError("nobody is to bet now")
+    options = alternatives(game, seat, chosen)
+    weights, values = play_values(game, seat, options, worlds, random.Random(seed), start)
+    committed = hand.committed[seat]
     if not weights:
         raise ReviewError("no world explains the bots' actions")
     total = sum(weights)

@@ -245,7 +245,8 @@ def check_tables(ids: list[str]) -> tuple[int, list[str]]:
     import django
 
     django.setup()
-    from engine.game import Game, replay
+    from engine.game import replay
+    from tutorial import table_store
     from tutorial.models_table import PracticeTable
 
     problems: list[str] = []
@@ -257,7 +258,7 @@ def check_tables(ids: list[str]) -> tuple[int, list[str]]:
         if table is None:
             problems.append(f"{table_id}: not in the database")
             continue
-        game = Game.from_dict(table.state)
+        game = table_store.full_game(table)  # the finished hands are rows of their own
         hands += len(game.history)
         bobo = sum(s.bobo for s in game.state.seats)
         bought = sum(s.bought for s in game.state.seats)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from engine.game import Game
+from engine.game import Game, Hand
+from tutorial import table_store
 from tutorial.models_table import PracticeTable
 
 
@@ -19,12 +20,16 @@ def game_of(url: str) -> Game:
     return Game.from_dict(table_of(url).state)
 
 
-def save_game(url: str, game: Game) -> None:
-    """Store ``game`` as the table's state, as the views do after an action."""
-    table = table_of(url)
-    table.state = game.to_dict()
-    table.seq = game.seq
-    table.save()
+def history_of(url: str) -> list[Hand]:
+    """The table's finished hands, oldest first (stored as rows of their own)."""
+    return table_store.history(table_of(url))
+
+
+def save_game(url: str, game: Game, before: dict[str, Any] | None = None) -> None:
+    """Store ``game`` as the table's state, as the views do after an action (finished
+    hands become rows).  A hand dealt by the test replays only if ``before`` is the
+    state just before its deal."""
+    table_store.save(table_of(url), game, before)
 
 
 def open_table(page: Any, live_server: Any, level: str, bots: int = 2) -> str:

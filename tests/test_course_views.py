@@ -173,6 +173,8 @@ def test_bad_input_is_refused_and_records_nothing(client: Client) -> None:
     assert client.post("/course/hand/9/", {"choice": "0"}).status_code == 404
     assert client.get("/course/cards/1/?seed=-3").status_code == 400
     assert client.put("/course/hand/1/").status_code == 405
+    assert client.put("/course/").status_code == 405
+    assert client.put("/course/hand/").status_code == 405
     assert Session.objects.count() == 0
     assert CourseProgress.objects.count() == 0
 
@@ -255,3 +257,11 @@ def test_a_lesson_links_the_quizzes_its_exercises_come_from(client: Client) -> N
     for url in ("/quiz/bigger/?level=1", "/quiz/bigger/?level=2", "/quiz/order/?level=1"):
         assert f'<a href="{url}">' in html
     assert "course-drills" not in client.get("/course/betting/").content.decode()
+
+
+def test_reading_links_keep_their_anchor() -> None:
+    betting = course.lesson("betting")
+    assert betting is not None
+    assert course.reading_url("/rules/#words", betting) == "/rules/?course=betting#words"
+    assert course.reading_url("/pairs/?cat=pair", betting) == "/pairs/?cat=pair&course=betting"
+    assert course.reading_url("/walkthroughs/full-hand/9/", betting) == "/walkthroughs/full-hand/9/"

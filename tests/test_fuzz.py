@@ -160,7 +160,7 @@ def _build_site(client: Client) -> Site:
     args = {
         "<uuid:table_id>": table_url.split("/")[2], "<str:code>": "RQ-B9",
         "<slug:slug>": "bigger", "<str:view_token>": night.view_token,
-        "<str:token>": night.token, "<int:n>": "1",
+        "<str:token>": night.token, "<int:n>": "1", "<int:number>": "1", "<int:k>": "0",
     }
     pages = []
     for route in _patterns():

@@ -21,8 +21,9 @@ def stack(url: str, hands: dict[int, list[str]]) -> None:
     """Deal the first hand with these cards; the human (seat 0) speaks first."""
     game = game_of(url)
     game.state.dealer = 1
+    before = game.to_dict()  # the hand's replay starts here
     game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands)))
-    save_game(url, game)
+    save_game(url, game, before)
 
 
 def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = True) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from engine.game import ERROR_PARAMS, Act, Action, ActionError, ErrorCode, Game, Phase
 from tests import english
@@ -113,12 +113,18 @@ def test_engine_refusals_carry_codes() -> None:
 
 # ---------------------------------------------------------------- catalog
 def _template_msgids(text: str) -> set[str]:
-    ids = set(re.findall(r'{%\s*translate\s+"([^"]*)"', text))
-    ids |= set(re.findall(r"{%\s*translate\s+'([^']*)'", text))
-    for body in re.findall(r"{%\s*blocktranslate[^%]*%}(.*?){%\s*endblocktranslate\s*%}",
-                           text, re.S):
+    """The template's msgids without a context (a ``context "x"`` one is checked by
+    :func:`_template_contexted`)."""
+    ids = set(re.findall(r'{%\s*translate\s+"([^"]*)"(?!\s+context)', text))
+    ids |= set(re.findall(r"{%\s*translate\s+'([^']*)'(?!\s+context)", text))
+    for body in re.findall(r"{%\s*blocktranslate(?![^%]*context)[^%]*%}(.*?)"
+                           r"{%\s*endblocktranslate\s*%}", text, re.S):
         ids.add(re.sub(r"{{\s*(\w+)\s*}}", r"%(\1)s", body))
     return ids
+
+
+def _template_contexted(text: str) -> set[tuple[str, str]]:
+    return set(re.findall(r'{%\s*translate\s+"([^"]*)"\s+context\s+"([^"]*)"', text))
 
 
 def _python_msgids(path: Path) -> set[str]:
@@ -140,9 +146,12 @@ def test_every_table_string_has_an_english_translation() -> None:
     ids |= _python_msgids(ROOT / "tutorial" / "table_log.py")
     ids |= set(ACT_WORDS.values()) | set(BOT_NAMES) | set(OUTCOME_WORDS)
     assert len(ids) > 150
+    contexted = {pair for template in (ROOT / "templates" / "table").glob("*.html")
+                 for pair in _template_contexted(template.read_text())}
     with translation.override("en"):
         missing = sorted(i for i in ids if CJK.search(i) and gettext(i) == i
                          and untranslated(f"<p>{i}</p>"))  # "钵钵 %(b)s" stays as it is
+        missing += sorted(f"{c}: {i}" for i, c in contexted if pgettext(c, i) == i)
     assert missing == []
 
 

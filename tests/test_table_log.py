@@ -64,18 +64,24 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
     assert "♥Q ♠9" in mine and "天九王" in mine  # 头 天九王, labelled, with its cards
 
 
-def test_the_log_in_english_says_you_and_they(client: Client) -> None:
+def test_the_log_in_english_says_you_and_they(client: Client,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tutorial.views.table.secrets.randbits", lambda _bits: 2)
     url = create(client)
     g = game_of(url)
     g.state.dealer = 1
-    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
     play(g)
     save_game(url, g)
+    assert g.hand is not None and g.hand.result is not None and g.hand.result.winner == 0
     client.get("/lang/?language=en&next=/")
-    text = lines(client.get(url).content.decode())
-    assert any(t.startswith("You call (瞧)") for t in text)
-    assert any(re.match(r"Bot \w+ calls \(瞧\)", t) for t in text)
+    html = client.get(url).content.decode()
+    text = lines(html)
+    assert any(t.startswith("You call (瞧") for t in text)
+    assert any(re.match(r"Bot \w+ calls \(瞧", t) for t in text)
     assert not any(t.startswith("You calls") or "You splits" in t for t in text)
+    result = re.sub(r"<[^>]+>", "", html.split('class="result panel"')[1])
+    assert "You take the 皮" in result and "You takes" not in result
 
 
 def test_results_agree_with_the_session_totals_when_the_mango_pot_is_won(
@@ -164,8 +170,9 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
     save_game(url, g)
     html = unlinked(client.get(url).content.decode())
     assert "跟到现在的注 3" in html and "不要了，输掉已下的 1" in html
-    assert re.search(r"你的两张暗牌：<a href=\"/pairs/RQ-B9/\" lang=\"zh-Hans\">天九王</a>"
-                     r"（第 \d+ 大）", html)
+    group = re.search(r'<p class="seat__group">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
+    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans">天九王</a>' in group
+    assert re.fullmatch(r"你的两张暗牌：天九王（第 \d+ 大）", re.sub(r"<[^>]+>", "", group))
     assert html.count("seat__hole-mark") == 2  # the learner's two face-down cards
     assert '<span class="board__phase">第一轮</span>' in html
     url = showdown(client, ["RQ", "B9", "R8", "R7"])

@@ -43,6 +43,9 @@ def refused(page: Any, url: str, message: str) -> None:
     assert page.locator("#board .seats .seat").count() == 3
     assert page.locator("link[rel=stylesheet]").count() >= 1
     assert page.locator("#board").count() == 1
+    # htmx is configured (base.html's htmx-config meta) to add no <style> of its own,
+    # which the strict CSP would refuse with a console error
+    assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0
 
 
 def test_split_with_one_card(page: Any, live_server: Any,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from engine.game import Act, Action, Game, Phase
-from tests.tables import game_of, save_game, table_of
+from tests.tables import game_of, history_of, save_game, table_of
 from tutorial.models_table import PracticeTable
 
 pytestmark = pytest.mark.django_db
@@ -190,7 +190,7 @@ def test_check_squeeze_split_hint_and_settlement(client: Client) -> None:
     assert g.phase is Phase.BETWEEN
     html = client.get(url).content.decode()
     assert "结果" in html
-    result = g.history[-1].result
+    result = history_of(url)[-1].result
     assert result is not None
     if result.how == "showdown":
         assert "吃皮" in html and "比牌顺序" in html
@@ -335,7 +335,7 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
     post(client, url, "act", act="deal")
     for _ in range(60):
         g = game_of(url)
-        if g.phase is Phase.BETWEEN and g.history:
+        if g.phase is Phase.BETWEEN and history_of(url):
             break
         t = table_of(url)
         h = g.hand
@@ -350,8 +350,7 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
                 post(client, url, "act", act="check" if Act.CHECK in legal else "call")
         else:
             post(client, url, "bot")
-    g = game_of(url)
-    assert g.history
+    assert history_of(url)
     # a "restart": a fresh client with the same session cookie sees the same table
     again = Client()
     again.cookies = client.cookies
@@ -362,10 +361,10 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
     assert "第 1 手回放" in step and "下一步" in step
     assert client.get(url + "history?hand=9").status_code == 404
     assert client.get(url + "history?hand=x").status_code == 400
-    # a saved state whose own log cannot rebuild it (edited by hand): "no such hand", not a 500
-    table = table_of(url)
-    table.state = {**table.state, "config": {**table.state["config"], "seed": "x"}}
-    table.save()
+    # a stored hand whose actions cannot be replayed (edited by hand): "no such hand", not a 500
+    row = table_of(url).hands.get(number=1)
+    row.log = [*row.log[:1], {"kind": "dance"}]
+    row.save()
     assert client.get(url + "history?hand=1&step=1").status_code == 404
 
 

@@ -51,6 +51,8 @@ def test_every_stop_renders_and_nothing_is_written(client: Client) -> None:
         assert response.status_code == 200
         assert "sessionid" not in response.cookies
     assert Session.objects.count() == 0
+    assert client.post(url(2), {"act": "call"}).status_code == 405  # buttons are GET forms
+    assert client.head(url(2)).status_code == 200
     assert client.get(url(0)).status_code == 404
     assert client.get(url(LAST + 1)).status_code == 404
 

@@ -98,7 +98,8 @@ def reading_url(href: str, current: Lesson) -> str:
     its steps, and its last step leads back to the course."""
     if href.startswith("/walkthroughs/"):
         return href
-    return f"{href}{'&' if '?' in href else '?'}course={current.slug}"
+    path, hash_, fragment = href.partition("#")
+    return f"{path}{'&' if '?' in path else '?'}course={current.slug}{hash_}{fragment}"
 
 
 def returning(request: HttpRequest) -> dict[str, object]:

@@ -17,6 +17,7 @@ urlpatterns = [
     path("quiz/", include(("tutorial.views.quiz", "quiz"))),
     path("walkthroughs/", include("tutorial.views.walkthroughs")),
     path("course/", include("tutorial.views.course")),
+    path("coach/", include("tutorial.views.coach")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
     path("pairs/", reference.pairs, name="pairs"),

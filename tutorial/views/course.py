@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import pgettext
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from engine import quiz as q
@@ -64,6 +65,7 @@ def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
     return course.progress_of(request.session.session_key).get(lesson.slug)
 
 
+@require_safe
 @vary_on_cookie
 def course_map(request: HttpRequest) -> HttpResponse:
     steps, nxt = course.course_map(course.progress_of(request.session.session_key))
@@ -75,6 +77,7 @@ def course_map(request: HttpRequest) -> HttpResponse:
     })
 
 
+@require_safe
 @vary_on_cookie
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson(slug)

@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -24,7 +25,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.advisor import advise
-from engine.bots import bot_action
+from engine.bots import BOT_LEVELS, bot_action
 from engine.cards import Card, CardError
 from engine.game import (
     MAX_REBUY,
@@ -36,11 +37,12 @@ from engine.game import (
     Hand,
     Phase,
     card_by_label,
-    replay,
+    hand_from_dict,
 )
 from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
+from tutorial import table_store
 from tutorial.models_table import PracticeTable
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
@@ -96,12 +98,6 @@ def _check_seq(request: HttpRequest, table: PracticeTable) -> None:
     if seq != table.seq:
         raise Rejected(_("这一步已经过期（牌桌已经变了，可能是重复点击或另一个窗口）。"
                          "请看最新的牌面再操作。"), 409)
-
-
-def _save(table: PracticeTable, game: Game) -> None:
-    table.state = game.to_dict()
-    table.seq = game.seq
-    table.save()
 
 
 def _squeeze_pending(table: PracticeTable, game: Game) -> bool:
@@ -266,6 +262,7 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
     return {
         "how": how, "kind": res.how,
         "winner": name.get(res.winner) if res.winner is not None else None,
+        "winner_you": res.winner == HUMAN,
         "pot_won": res.pot_won, "carried": res.carried, "mango_next": res.mango_next,
         "order": [name[i] for i in res.order],
         "nets": nets, "mango": any(n["mango"] for n in nets),
@@ -419,7 +416,7 @@ def start(request: HttpRequest) -> HttpResponse:
     try:
         bots = _int(request.POST.get("bots"), _("电脑玩家人数"), 1, 7)
         level = request.POST.get("level", "simple")
-        if level not in ("simple", "strong", "mixed"):
+        if level not in (*BOT_LEVELS, "mixed"):
             raise Rejected(_("未知的电脑水平"))
         stakes = get_stakes(request.POST.get("stakes", "1、3"))
         mango = request.POST.get("mango", "fixed")
@@ -452,7 +449,8 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
     try:
         with transaction.atomic():
             table = _load(request, table_id, lock=True)
-            game = Game.from_dict(table.state)
+            before = table.state
+            game = Game.from_dict(before)
             try:
                 _check_seq(request, table)
                 if kind == "bot":
@@ -463,7 +461,7 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
                     game.apply(_human_action(request, game, table))
             except ActionError as e:
                 raise Rejected(error_message(e, display_names(game))) from None
-            _save(table, game)
+            table_store.save(table, game, before)
     except Rejected as e:
         table = _load(request, table_id)
         return _render(request, table, Game.from_dict(table.state), error=e.message,
@@ -559,16 +557,23 @@ def squeeze(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     return _post(request, table_id, "squeeze")
 
 
+HANDS_PER_PAGE = 20
+
+
 @require_GET
 def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
-    """Every hand of the session; ``?hand=N&step=K`` replays hand N up to action K."""
+    """The session's finished hands, newest first, a page at a time (``?page=N``);
+    ``?hand=N&step=K`` replays hand N up to its action K."""
     table = _load(request, table_id)
     game = Game.from_dict(table.state)
+    pages = Paginator(table.hands.order_by("-number"), HANDS_PER_PAGE)
+    page = pages.get_page(request.GET.get("page"))
     hands = []
-    for h in game.history:
+    for row in page:
+        h = hand_from_dict(row.hand)
         hands.append({"number": h.number, "result": _result_view(game, h),
                       "log": hand_log(game, h, lambda i: display_name(game, i), True)})
-    context: dict[str, Any] = {"table": table, "hands": hands, "replay": None}
+    context: dict[str, Any] = {"table": table, "hands": hands, "page": page, "replay": None}
     if "hand" in request.GET:
         try:
             number = _int(request.GET.get("hand"), _("第几手"), 1)
@@ -576,32 +581,30 @@ def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
         except Rejected as e:
             return render(request, "table/history.html", {**context, "error": e.message},
                           status=400)
-        context["replay"] = _replay_view(request, table, game, number, step)
+        context["replay"] = _replay_view(request, table, number, step)
         if context["replay"] is None:
             return render(request, "table/history.html",
                           {**context, "error": _("没有这一手")}, status=404)
     return render(request, "table/history.html", context)
 
 
-def _replay_view(request: HttpRequest, table: PracticeTable, game: Game, number: int,
+def _replay_view(request: HttpRequest, table: PracticeTable, number: int,
                  step: int) -> dict[str, Any] | None:
-    log = game.state.log
-    deals = [i for i, a in enumerate(log) if a["kind"] == "deal"]
-    if not 1 <= number <= len(deals) or number > len(game.history):
+    row = table.hands.filter(number=number).first()
+    if row is None or row.start is None or not row.log:
         return None
-    start = deals[number - 1]
-    end = deals[number] if number < len(deals) else len(log)
-    length = end - start
+    length = len(row.log)
     step = max(0, min(step, length - 1))
     try:
-        replayed = replay(game.state.config, log[: start + step + 1])
-    except (ActionError, CardError, RulesError, KeyError, ValueError):
-        return None  # a saved state its own log cannot rebuild: shown as "no such hand"
+        replayed = Game.from_dict(row.start)
+        for raw in row.log[: step + 1]:
+            replayed.apply(Action.from_dict(raw))
+    except (ActionError, CardError, RulesError, KeyError, TypeError, ValueError):
+        return None  # a stored hand that cannot be replayed: shown as "no such hand"
     board = _board(request, table, replayed)
     board["my_turn"] = False
     board["bot_turn"] = False
     board["squeeze"] = False
-    # show every card in a replay: it is history
     return {"number": number, "step": step, "last": length - 1, "board": board,
             "prev": step - 1 if step > 0 else None,
             "next": step + 1 if step < length - 1 else None}

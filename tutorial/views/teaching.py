@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import pgettext
+from django.views.decorators.http import require_safe
 
 from engine.game import Act, Game, Phase, card_by_label
 from engine.numbers import NumberError, parse_int
@@ -37,6 +38,7 @@ def _stop_url(n: int) -> str:
     return reverse("teaching_stop", args=[n])
 
 
+@require_safe
 def start(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(_stop_url(1))
 
@@ -86,6 +88,7 @@ def _buttons(game: Game) -> list[dict[str, Any]]:
             for a in legal.acts if a in words]
 
 
+@require_safe
 def stop(request: HttpRequest, n: int) -> HttpResponse:
     all_stops = teaching.stops()
     if not 1 <= n <= len(all_stops):

@@ -1,0 +1,89 @@
+"""The coach in a real browser: 复盘 of a played hand, 再来一次 with htmx, the session
+report; English on a phone; without JavaScript. Screenshots and axe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from engine.review import review
+from tests.coach_hands import play_hands
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """Two hands played through the views; (table id, the owner's session cookie)."""
+    monkeypatch.setattr("tutorial.coach.review",
+                        lambda config, log, seat, worlds: review(config, log, seat, 60))
+    client = Client()
+    t = play_hands(client, monkeypatch, 11, 2)
+    return str(t.id), client.cookies["sessionid"].value
+
+
+def own(page: Any, live_server: Any, cookie: str, lang: str = "zh-hans") -> None:
+    page.context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url},
+                              {"name": "django_language", "value": lang, "url": live_server.url}])
+
+
+def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str, str],
+                          screenshot: Any, axe: Any) -> None:
+    tid, cookie = table
+    page = browser_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/table/{tid}/")  # the coach's verdict comes into the result
+    expect(page.locator(".coach-hook .coach-summary .coach-grade").first).to_be_visible()
+    expect(page.locator("#board .result")).to_be_visible()  # the verdict did not replace it
+    page.locator(".coach-hook").scroll_into_view_if_needed()
+    screenshot(page, "coach-table-hook-zh", full_page=False)
+    page.goto(f"{live_server.url}/table/{tid}/history")
+    page.get_by_role("link", name="复盘这一手").last.click()
+    expect(page.locator("h1")).to_have_text("第 1 手复盘")
+    first = page.locator(".coach-decision").first
+    expect(first.locator(".coach-grade")).to_be_visible()
+    expect(first.locator(".coach-options tbody tr").first).to_be_visible()
+    axe(page)
+    screenshot(page, "coach-review-zh")
+    first.get_by_role("link", name="再来一次").click()
+    expect(page.locator("h1")).to_have_text("再来一次")
+    page.locator(".coach-choices button").first.click()
+    expect(page.locator("#answer .coach-verdict")).to_be_visible()
+    expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/")  # swapped, not loaded
+    axe(page)
+    screenshot(page, "coach-retry-zh")
+    page.get_by_role("link", name="回到第 1 手复盘").click()
+    page.get_by_role("link", name="回到牌桌").click()
+    page.get_by_role("link", name="本场教练报告").click()  # both hands reviewed by now
+    expect(page.locator("svg.coach-chart")).to_be_visible()
+    axe(page)
+    screenshot(page, "coach-report-zh")
+
+
+def test_english_phone(live_server: Any, phone_page: Any, table: tuple[str, str],
+                       screenshot: Any, axe: Any) -> None:
+    tid, cookie = table
+    page = phone_page
+    own(page, live_server, cookie, "en")
+    page.goto(f"{live_server.url}/coach/{tid}/2/")
+    expect(page.locator("h1")).to_have_text("Review of hand 2")
+    axe(page)
+    screenshot(page, "coach-review-en-phone")
+    page.goto(f"{live_server.url}/coach/{tid}/2/retry/0/")
+    page.locator(".coach-choices button").last.click()
+    expect(page.locator("#answer .coach-verdict")).to_contain_text("You chose")
+    screenshot(page, "coach-retry-en-phone")
+
+
+def test_retry_without_javascript(live_server: Any, nojs_page: Any,
+                                  table: tuple[str, str]) -> None:
+    tid, cookie = table
+    page = nojs_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/1/retry/0/")
+    page.locator(".coach-choices button").first.click()
+    expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/?pick=0")
+    expect(page.locator("#answer .coach-verdict")).to_be_visible()

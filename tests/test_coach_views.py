@@ -1,0 +1,201 @@
+"""The coach's pages (issue 14 §3): 复盘, the JSON export, 再来一次 — through the
+client, figures checked against the engine, bad input answered 4xx."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from django.test import Client
+
+from engine.game import replay
+from engine.review import decision_json, review
+from tests.coach_hands import play_hands
+from tests.test_table_leaks import mentioned
+from tutorial import coach
+from tutorial.models_coach import HandReview
+from tutorial.table_store import full_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
+    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
+    monkeypatch.setattr("tutorial.coach.review",
+                        lambda config, log, seat, worlds: review(config, log, seat, 40))
+    client = Client()
+    table = play_hands(client, monkeypatch, 11, 2)
+    return client, str(table.id)
+
+
+def test_export_replays_the_hand_without_the_seed(played: tuple[Client, str]) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/2/hand.json")
+    assert r.status_code == 200
+    assert "attachment" in r["Content-Disposition"]
+    data = json.loads(r.content)
+    assert data["seat"] == 0 and data["config"]["seed"] == 0
+    from tests.tables import table_of
+    whole = full_game(table_of(f"/table/{tid}/"))
+    again = replay(data["config"], data["log"])
+    assert [h.cards for h in again.history] == [h.cards for h in whole.history[:2]]
+    assert [h.result.nets for h in again.history] == [h.result.nets for h in whole.history[:2]]
+
+
+def test_review_page_figures_are_the_engines(played: tuple[Client, str]) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/1/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "第 1 手复盘" in html
+    from tests.tables import table_of
+    table = table_of(f"/table/{tid}/")
+    data = coach.export(table, 1)
+    expected = [decision_json(d) for d in review(data["config"], data["log"], 0, 40)]
+    stored = HandReview.objects.get(table=table, number=1).data
+    for mine, theirs in zip(stored["decisions"], expected, strict=True):
+        assert {k: mine[k] for k in theirs} == theirs
+        assert mine["grade"] in html
+    # every card of the hand is shown: it is over
+    hand = table.hands.get(number=1).hand
+    for seat in hand["order"]:
+        from engine.game import card_by_label
+        assert {card_by_label(c) for c in hand["cards"][seat]} <= mentioned(html)
+
+
+def test_review_is_stored_and_read_back(played: tuple[Client, str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    client, tid = played
+    assert client.get(f"/coach/{tid}/1/").status_code == 200
+    monkeypatch.setattr("tutorial.coach.compute", lambda *a, **k: pytest.fail("recomputed"))
+    assert client.get(f"/coach/{tid}/1/").status_code == 200
+
+
+def test_retry_grades_a_pick(played: tuple[Client, str]) -> None:
+    client, tid = played
+    client.get(f"/coach/{tid}/1/")
+    from tests.tables import table_of
+    data = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data
+    d = data["decisions"][0]
+    r = client.get(f"/coach/{tid}/1/retry/0/")
+    assert r.status_code == 200 and "你这次怎么选" in r.content.decode()
+    r = client.get(f"/coach/{tid}/1/retry/0/", {"pick": d["best"]})
+    html = r.content.decode()
+    assert r.status_code == 200 and "好" in html
+    r = client.get(f"/coach/{tid}/1/retry/0/", {"pick": d["best"]}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "<html" not in r.content.decode()
+
+
+@pytest.mark.parametrize("path", [
+    "/coach/{t}/9/", "/coach/{t}/9/hand.json", "/coach/{t}/1/retry/99/", "/coach/{t}/0/",
+    "/coach/00000000-0000-0000-0000-000000000000/1/"])
+def test_missing_is_404(played: tuple[Client, str], path: str) -> None:
+    client, tid = played
+    assert client.get(path.format(t=tid)).status_code == 404
+
+
+@pytest.mark.parametrize("pick", ["x", "99", "-1", ""])
+def test_bad_pick_is_400(played: tuple[Client, str], pick: str) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/1/retry/0/", {"pick": pick})
+    assert r.status_code == 400 and "请从下面的选项里选一个" in r.content.decode()
+
+
+def test_another_visitor_gets_404(played: tuple[Client, str]) -> None:
+    _client, tid = played
+    assert Client().get(f"/coach/{tid}/1/").status_code == 404
+    assert Client().get(f"/coach/{tid}/1/hand.json").status_code == 404
+
+
+def test_post_is_refused(played: tuple[Client, str]) -> None:
+    client, tid = played
+    assert client.post(f"/coach/{tid}/1/").status_code == 405
+
+
+def test_cli_reads_the_export(played: tuple[Client, str]) -> None:
+    client, tid = played
+    body = client.get(f"/coach/{tid}/1/hand.json").content
+    out = subprocess.run([sys.executable, "-m", "engine", "review", "--json", "--worlds", "40"],
+                         input=body, capture_output=True, check=True)
+    printed = json.loads(out.stdout)
+    assert printed
+
+
+def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/")
+    assert r.status_code == 200 and "还有 2 手没有复盘" in r.content.decode()
+    r = client.post(f"/coach/{tid}/review-rest")
+    assert r.status_code == 303
+    r = client.get(f"/coach/{tid}/")
+    html = r.content.decode()
+    assert "没有复盘" not in html and "<svg" in html and "style=" not in html
+    from tests.tables import table_of
+    reviews = [row.data for row in HandReview.objects.filter(table=table_of(f"/table/{tid}/"))]
+    figures = coach.report(reviews)
+    assert figures["chips"] == sum(d["net"] for d in reviews)
+    assert figures["luck"] == pytest.approx(figures["chips"] - figures["adjusted"])
+    total_lost = sum(figures["lost"].values())
+    assert total_lost == pytest.approx(sum(
+        coach.counted(d["loss"], d["loss_stderr"])
+        for data in reviews
+        for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
+    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    for c in figures["costly"]:
+        if not c["split"]:
+            assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
+
+
+def test_adjusted_is_first_choice_minus_later_losses() -> None:
+    option = {"kind": "call", "ev": 5.0, "stderr": 1.0}
+    data = {"net": -30, "decisions": [
+        {"round": 1, "chosen": 0, "options": [option], "loss": 0.0, "loss_stderr": 0.0},
+        {"round": 2, "chosen": 0, "options": [option], "loss": 4.0, "loss_stderr": 1.0},
+        {"round": 3, "chosen": 0, "options": [option], "loss": 3.0, "loss_stderr": 2.0}],
+        "split": {"loss": 2.0, "loss_stderr": 0.0}}
+    assert coach.adjusted(data) == 5.0 - 4.0 - 2.0  # the 3.0 is within two errors
+    assert coach.adjusted({"net": 7, "decisions": [], "split": None}) == 7
+
+
+def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, str]) -> None:
+    client, tid = played
+    assert Client().get(f"/coach/{tid}/").status_code == 404
+    assert client.get(f"/coach/{tid}/review-rest").status_code == 405
+
+
+def test_english(played: tuple[Client, str]) -> None:
+    client, tid = played
+    client.cookies["django_language"] = "en"
+    from tests.english import game_terms, unlinked, untranslated
+    for path in (f"/coach/{tid}/", f"/coach/{tid}/1/", f"/coach/{tid}/2/",
+                 f"/coach/{tid}/1/retry/0/?pick=1", f"/table/{tid}/history"):
+        assert untranslated(client.get(path).content.decode(), game_terms()) == [], path
+    html = unlinked(client.get(f"/coach/{tid}/1/").content.decode())
+    assert "Review of hand 1" in html and "Each of your decisions" in html
+    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)"))
+    html = unlinked(client.get(f"/coach/{tid}/1/retry/0/", {"pick": "0"}).content.decode())
+    assert "What do you choose this time?" in html and "You chose" in html
+    html = unlinked(client.get(f"/coach/{tid}/").content.decode())
+    assert "This session&#x27;s coach report" in html or "This session's coach report" in html
+
+
+def test_table_shows_the_coach_after_the_hand_and_it_switches_off(
+        played: tuple[Client, str]) -> None:
+    client, tid = played
+    html = client.get(f"/table/{tid}/").content.decode()
+    assert f"/coach/{tid}/2/summary" in html and "关掉教练" in html
+    r = client.get(f"/coach/{tid}/2/summary", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "coach-grade" in r.content.decode()
+    r = client.post("/coach/switch", {"coach": "off", "next": f"/table/{tid}/"})
+    assert r.status_code == 303 and r["Location"] == f"/table/{tid}/"
+    html = client.get(f"/table/{tid}/").content.decode()
+    assert f"/coach/{tid}/2/summary" not in html
+    assert f"/coach/{tid}/2/" in html and "打开教练" in html
+    history = client.get(f"/table/{tid}/history").content.decode()
+    assert f"/coach/{tid}/1/" in history and f"/coach/{tid}/1/summary" not in history
+    assert client.post("/coach/switch", {"coach": "maybe"}).status_code == 400
+    r = client.post("/coach/switch", {"coach": "on", "next": "https://evil.example/"})
+    assert r["Location"] == "/table/"

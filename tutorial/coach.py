@@ -1,0 +1,243 @@
+"""The coach for people (issue 14 §3): a finished practice hand exported, reviewed, retried.
+
+* :func:`export` — one finished hand as the JSON ``python -m engine review`` reads:
+  ``{"config", "log", "seat"}``.  The log is the session's up to the end of that hand, and
+  every deal in it carries its deck explicitly while the config's seed is 0, so the file
+  says nothing about any later hand (the table's seed would give every future deck).
+* :func:`compute` — the review of one hand: :func:`engine.review.review` on that export
+  (so the CLI on the downloaded file prints the same figures), each decision with what the
+  learner saw then (price of a call, the pot, the 皮), and the split priced at the real
+  showdown by :mod:`engine.showdown`.  :func:`stored` keeps it in ``HandReview``.
+* :func:`report` — a session's figures: result, luck-adjusted result, chips lost by
+  decision kind, the costliest decisions (see the README, "Coach").
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from engine.cards import DECK
+from engine.game import BETTING, Act, Action, Game, Hand, card_by_label, hand_from_dict, replay
+from engine.groups import Group
+from engine.review import WORLDS, ReviewError, decision_json, grade, review
+from engine.showdown import Opponent, Situation, price
+from tutorial.models_coach import HandReview
+from tutorial.models_table import PracticeHand, PracticeTable
+
+HUMAN = 0
+VERSION = 1  # bump when the stored review's shape changes: old rows are recomputed
+
+
+class CoachError(Exception):
+    """A hand that cannot be exported or reviewed (not finished, no replayable start)."""
+
+
+def _deck(hand: Hand) -> list[str]:
+    """A deck order that deals ``hand`` again (undealt cards in the deck's own order)."""
+    n = len(hand.order)
+    deck: list[str | None] = [None] * 32
+    for pos, seat in enumerate(hand.order):
+        for j, label in enumerate(hand.cards[seat]):
+            deck[j * n + pos] = label
+    rest = iter(c.label for c in DECK if c.label not in set(deck))
+    return [c if c is not None else next(rest) for c in deck]
+
+
+def rows_to(table: PracticeTable, number: int) -> list[PracticeHand]:
+    rows = list(table.hands.filter(number__lte=number).order_by("number"))
+    if not rows or rows[-1].number != number:
+        raise CoachError("no such finished hand")
+    if any(r.start is None or not r.log for r in rows):
+        raise CoachError("this hand cannot be replayed")
+    return rows
+
+
+def export(table: PracticeTable, number: int) -> dict[str, Any]:
+    """Finished hand ``number`` as ``{"config", "log", "seat"}`` (see the module doc)."""
+    rows = rows_to(table, number)
+    log: list[dict[str, Any]] = []
+    for row in rows:
+        hand = hand_from_dict(row.hand)
+        for raw in [*row.start["log"], *row.log]:
+            if raw.get("kind") == Act.DEAL.value and raw is row.log[0]:
+                raw = {**raw, "cards": _deck(hand)}
+            log.append(raw)
+    config = {**rows[0].start["config"], "seed": 0}
+    return {"config": config, "log": log, "seat": HUMAN}
+
+
+# ---------------------------------------------------------------------- the review
+def _spot(game: Game) -> dict[str, Any]:
+    """What the learner saw when deciding: the price of a call, the pot, the 皮."""
+    h = game.hand
+    assert h is not None
+    to_call = max(0, h.level - h.committed[HUMAN])
+    pot = sum(h.committed)
+    pi = sum(h.committed[s] for s in h.order if h.folded[s])
+    return {"round": h.round, "level": h.level, "committed": h.committed[HUMAN],
+            "to_call": to_call, "pot": pot, "pi": pi,
+            "odds": to_call / (pot + to_call) if to_call else 0.0,
+            "mine": game.visible_cards(HUMAN, HUMAN)}
+
+
+def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
+    """The learner's split at the showdown priced by :mod:`engine.showdown`."""
+    h = game.hand
+    assert h is not None and h.result is not None
+    mine = h.result.splits.get(str(HUMAN))
+    declared = h.result.sanhua.get(str(HUMAN))
+    if h.result.how not in ("showdown", "sanhua") or (mine is None and declared is None):
+        return None
+    kinds = tuple(game.kinds(HUMAN))
+    others = [s for s in h.order if s != HUMAN and not h.folded[s]]
+    situation = Situation(
+        game.rules, (kinds[0], kinds[1], kinds[2], kinds[3]), h.committed[HUMAN],
+        tuple(Opponent(tuple(game.kinds(s))[2:4], h.committed[s])  # type: ignore[arg-type]
+              for s in others),
+        tuple(h.committed[s] for s in h.order if h.folded[s]))
+    pricing = price(situation)
+    options: list[dict[str, Any]] = []
+    chosen = 0
+    for i, o in enumerate(pricing.options):
+        if o.split is None:
+            options.append({"sanhua": o.sanhua, "ev": o.ev, "stderr": o.stderr})
+            if declared:
+                chosen = i
+            continue
+        options.append({"head": o.split.head.code, "tail": o.split.tail.code,
+                        "head_name": o.split.head.display_name(),
+                        "tail_name": o.split.tail.display_name(),
+                        "ev": o.ev, "stderr": o.stderr})
+        if mine is not None:
+            labels = [card_by_label(c).kind for c in mine]
+            groups = {Group.of(labels[0], labels[1]), Group.of(labels[2], labels[3])}
+            if groups == {o.split.head, o.split.tail}:
+                chosen = i
+    best = pricing.best
+    loss = options[best]["ev"] - options[chosen]["ev"]
+    se = math.hypot(options[best]["stderr"], options[chosen]["stderr"])
+    return {"options": options, "best": best, "chosen": chosen, "loss": loss,
+            "loss_stderr": se, "grade": grade(loss, se, opening), "exact": pricing.exact,
+            "pi": sum(situation.folded)}
+
+
+def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str, Any]:
+    """The review of finished hand ``number`` (JSON-ready; see the module doc)."""
+    data = export(table, number)
+    log = data["log"]
+    deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
+    game = replay(data["config"], log[:deal + 1])
+    opening = game.rules.stakes.opening
+    try:
+        decisions = review(data["config"], log, HUMAN, worlds)
+    except ReviewError:
+        decisions = []
+    spots = []
+    for step, raw in enumerate(log[deal + 1:], 1):
+        action = Action.from_dict(raw)
+        if action.seat == HUMAN and action.kind in BETTING and game.to_act == HUMAN:
+            spots.append({**_spot(game), "step": step})
+        game.apply(action)
+    h = game.history[-1]
+    assert h.result is not None
+    out = [{**decision_json(d), **spot} for d, spot in zip(decisions, spots, strict=True)]
+    return {"version": VERSION, "number": number, "net": h.result.nets[HUMAN],
+            "opening": opening, "decisions": out, "split": _split_review(game, opening)}
+
+
+def stored(table: PracticeTable, number: int) -> dict[str, Any]:
+    """The review of hand ``number``, computed on the first request and then read."""
+    row = HandReview.objects.filter(table=table, number=number).first()
+    if row is not None and row.data.get("version") == VERSION:
+        return dict(row.data)
+    data = compute(table, number)
+    try:
+        with transaction.atomic():
+            HandReview.objects.update_or_create(table=table, number=number,
+                                                defaults={"data": data})
+    except IntegrityError:  # a parallel request stored it first: the same figures
+        pass
+    return data
+
+
+# ---------------------------------------------------------------------- the session report
+def counted(loss: float, loss_stderr: float) -> float:
+    """The chips a decision gave up, counted only beyond two standard errors (as graded)."""
+    return float(loss) if loss > 2 * loss_stderr else 0.0
+
+
+def adjusted(data: dict[str, Any]) -> float:
+    """The hand's luck-adjusted result (README, "Coach"): the expected chips of the
+    learner's first decision as chosen, minus what every later decision and the split gave
+    up (counted as graded); a hand without a decision counts its result."""
+    decisions = data["decisions"]
+    if not decisions:
+        return float(data["net"])
+    first = decisions[0]
+    value = float(first["options"][first["chosen"]]["ev"])
+    later = sum(counted(d["loss"], d["loss_stderr"]) for d in decisions[1:])
+    split = data.get("split")
+    if split:
+        later += counted(split["loss"], split["loss_stderr"])
+    return value - later
+
+
+def report(reviews: list[dict[str, Any]]) -> dict[str, Any]:
+    """A session's figures from its hands' reviews (oldest first)."""
+    lost = {"round1": 0.0, "rounds23": 0.0, "splits": 0.0}
+    costly: list[dict[str, Any]] = []
+    chips = adj = 0.0
+    curve = []
+    for data in reviews:
+        for k, d in enumerate(data["decisions"]):
+            cost = counted(d["loss"], d["loss_stderr"])
+            lost["round1" if d["round"] == 1 else "rounds23"] += cost
+            costly.append({"number": data["number"], "index": k, "round": d["round"],
+                           "loss": cost, "grade": d["grade"], "split": False, "decision": d})
+        split = data.get("split")
+        if split:
+            cost = counted(split["loss"], split["loss_stderr"])
+            lost["splits"] += cost
+            costly.append({"number": data["number"], "index": None, "round": 4, "loss": cost,
+                           "grade": split["grade"], "split": True, "decision": split})
+        chips += data["net"]
+        adj += adjusted(data)
+        curve.append({"number": data["number"], "chips": chips, "adjusted": adj})
+    costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:5]
+    return {"hands": len(reviews), "chips": chips, "adjusted": adj, "luck": chips - adj,
+            "lost": lost, "costly": costly, "curve": curve}
+
+
+def chart(curve: list[dict[str, Any]], width: int = 600, height: int = 220,
+          pad: int = 36) -> dict[str, Any] | None:
+    """SVG coordinates of the chips and adjusted-chips lines (drawn by the template)."""
+    if not curve:
+        return None
+    values = [0.0] + [float(p[k]) for p in curve for k in ("chips", "adjusted")]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    n = len(curve)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * i / max(1, n)
+
+    def y(v: float) -> float:
+        return height - pad - (height - 2 * pad) * (v - low) / span
+
+    def line(key: str) -> str:
+        return " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in
+                        enumerate([0.0] + [p[key] for p in curve]))
+
+    return {"width": width, "height": height, "chips": line("chips"),
+            "adjusted": line("adjusted"), "zero": y(0.0), "left": pad, "right": width - pad,
+            "low": low, "high": high, "top": y(high), "bottom": y(low)}
+
+
+def missing(table: PracticeTable) -> list[int]:
+    """The table's finished, replayable hands without a stored review."""
+    done = set(HandReview.objects.filter(table=table).values_list("number", flat=True))
+    return [n for n, start in table.hands.values_list("number", "start")
+            if n not in done and start is not None]

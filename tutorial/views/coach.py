@@ -1,0 +1,275 @@
+"""The coach's pages (issue 14 §3): 复盘 of a finished practice hand, its JSON export,
+再来一次 (retry a graded decision) and the session report.
+
+Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
+owns the table (another visitor's table, or a hand still being played → 404).  The
+review is computed on the first request and stored (:func:`tutorial.coach.stored`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_GET, require_POST
+
+from engine.game import Action, Game, card_by_label, hand_from_dict
+from engine.review import grade
+from tutorial import coach
+from tutorial.models_coach import HandReview
+from tutorial.models_table import PracticeTable
+from tutorial.ratelimit import rate_limited
+from tutorial.table_log import hand_log
+from tutorial.views.table import ACT_WORDS, _load, display_name
+
+
+def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTable:
+    table = _load(request, table_id)
+    if not table.hands.filter(number=number).exists():
+        raise Http404("no such finished hand")
+    return table
+
+
+def _review(table: PracticeTable, number: int) -> dict[str, Any]:
+    try:
+        return coach.stored(table, number)
+    except coach.CoachError:
+        raise Http404("this hand cannot be reviewed") from None
+
+
+def gloss(word: str) -> str:
+    """The English gloss of a grade (好 / 不精确 / 失误 / 大错); empty in Chinese."""
+    text = pgettext("coach-grade", word)
+    return "" if text == word else text
+
+
+def option_label(o: dict[str, Any]) -> str:
+    word = _(ACT_WORDS[o["kind"]])
+    return f"{word} {o['amount']}" if o.get("amount") is not None else word
+
+
+def _figures(d: dict[str, Any]) -> dict[str, Any]:
+    """A graded decision ready for the template: options with words, the sentence why."""
+    options = [{**o, "label": option_label(o), "best": i == d["best"],
+                "chosen": i == d["chosen"], "index": i}
+               for i, o in enumerate(d["options"])]
+    best, chosen = options[d["best"]], options[d["chosen"]]
+    units = d["loss"] / max(1, d.get("opening", 1))
+    return {**d, "options": options, "best_label": best["label"],
+            "chosen_label": chosen["label"], "units": units, "gloss": gloss(d["grade"]),
+            "why": why(d, best["label"], chosen["label"])}
+
+
+def why(d: dict[str, Any], best: str, chosen: str) -> str:
+    """One plain sentence: the choice against the best, and what the price offered."""
+    words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
+             "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
+             "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
+             "pi": d.get("pi", 0)}
+    if d["best"] == d["chosen"]:
+        first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
+    elif d["grade"] == "好":
+        first = _("“%(best)s”平均多 %(loss)s 个筹码，但误差有 ±%(se)s，分不出高下。") % words
+    else:
+        first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码（误差 ±%(se)s）。") % words
+    if d.get("to_call"):
+        second = _("瞧要再放 %(call)s，放进去以后桌上一共 %(pot)s，"
+                   "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
+    else:
+        second = _("没人下注，休一分钱不花。")
+    if d.get("pi"):
+        second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
+    return f"{first}{second}"
+
+
+def split_label(o: dict[str, Any]) -> str:
+    """A split as 头 and 尾 with their (Chinese) names, or the 三花 declared."""
+    if "sanhua" in o:
+        return format_html('<span lang="zh-Hans">{}</span>', o["sanhua"])
+    return format_html('{} <span lang="zh-Hans">{}</span> | {} <span lang="zh-Hans">{}</span>',
+                       _("头"), o["head_name"], _("尾"), o["tail_name"])
+
+
+def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    options = [{**o, "label": split_label(o), "best": i == s["best"], "chosen": i == s["chosen"]}
+               for i, o in enumerate(s["options"])]
+    return {**s, "options": options, "units": s["loss"] / max(1, opening),
+            "gloss": gloss(s["grade"])}
+
+
+@require_GET
+def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """复盘: the hand with every card shown, each decision graded, the split priced."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    row = table.hands.get(number=number)
+    hand = hand_from_dict(row.hand)
+    game = Game.from_dict(row.start)
+    players = []
+    for i in hand.order:
+        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
+                        "cards": [card_by_label(c) for c in hand.cards[i]],
+                        "folded": hand.folded[i], "net": hand.result.nets[i] if hand.result else 0})
+    decisions = [_figures({**d, "opening": data["opening"], "index": k})
+                 for k, d in enumerate(data["decisions"])]
+    context = {"table": table, "number": number, "players": players, "review": data,
+               "decisions": decisions, "split": _split(data["split"], data["opening"]),
+               "log": hand_log(game, hand, lambda i: display_name(game, i), True)}
+    return render(request, "coach/review.html", context)
+
+
+@require_GET
+def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """The coach's verdict on a finished hand: a fragment for the table (htmx)."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    decisions = []
+    for k, d in enumerate(data["decisions"]):
+        shown = _figures({**d, "opening": data["opening"], "index": k})
+        shown["loss_shown"] = coach.counted(d["loss"], d["loss_stderr"]) > 0
+        decisions.append(shown)
+    return render(request, "coach/_summary.html",
+                  {"decisions": decisions, "split": _split(data["split"], data["opening"])})
+
+
+@require_POST
+def switch(request: HttpRequest) -> HttpResponse:
+    """Switch the coach on or off for this visitor (back to ``next``)."""
+    choice = request.POST.get("coach")
+    if choice not in ("on", "off"):
+        return HttpResponse(_("教练只能打开或关掉"), status=400, content_type="text/plain")
+    request.session["coach_off"] = choice == "off"
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("table")
+    return HttpResponseRedirect(target, status=303)
+
+
+@require_GET
+def export_hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """The hand as ``python -m engine review`` reads it (a download)."""
+    table = _hand(request, table_id, number)
+    try:
+        data = coach.export(table, number)
+    except coach.CoachError:
+        raise Http404("this hand cannot be exported") from None
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="chexuan-hand-{number}.json"'
+    return response
+
+
+@require_GET
+def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> HttpResponse:
+    """再来一次: decision ``k`` of hand ``number`` again, with what the learner saw then;
+    ``?pick=j`` grades option ``j`` from the stored figures."""
+    table = _hand(request, table_id, number)
+    data = _review(table, number)
+    if not 0 <= k < len(data["decisions"]):
+        raise Http404("no such decision")
+    d = _figures({**data["decisions"][k], "opening": data["opening"], "index": k})
+    row = table.hands.get(number=number)
+    game = Game.from_dict(row.start)
+    for raw in row.log[:d["step"]]:
+        game.apply(Action.from_dict(raw))
+    h = game.hand
+    assert h is not None
+    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN,
+              "cards": [card_by_label(c) for c in game.visible_cards(i, coach.HUMAN)],
+              "hidden": game.dealt(i) - len(game.visible_cards(i, coach.HUMAN)),
+              "stake": h.committed[i], "folded": h.folded[i]} for i in h.order]
+    context: dict[str, Any] = {"table": table, "number": number, "d": d, "seats": seats,
+                               "log": hand_log(game, h, lambda i: display_name(game, i), False),
+                               "picked": None, "error": None}
+    status = 200
+    if "pick" in request.GET:
+        raw = request.GET["pick"]
+        if not raw.isdigit() or int(raw) >= len(d["options"]):
+            context["error"] = _("请从下面的选项里选一个")
+            status = 400
+        else:
+            j = int(raw)
+            mine, top = d["options"][j], d["options"][d["best"]]
+            loss = top["ev"] - mine["ev"]
+            se = (d["loss_stderr"] if j == d["chosen"]
+                  else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
+            verdict = grade(loss, se, data["opening"])
+            context["picked"] = {"option": mine, "loss": loss, "se": se,
+                                 "grade": verdict, "gloss": gloss(verdict),
+                                 "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se,
+                                             "grade": verdict},
+                                            top["label"], mine["label"])}
+    fragment = getattr(request, "htmx", False) and "pick" in request.GET
+    return render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
+                  context, status=status)
+
+
+REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
+
+
+def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every table of this visitor with reviewed hands: progress across sessions."""
+    owner = request.session.session_key
+    rows = HandReview.objects.filter(table__owner=owner).order_by("table__created", "number")
+    by_table: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    created = {}
+    for row in rows.select_related("table"):
+        by_table.setdefault(row.table_id, []).append(row.data)
+        created[row.table_id] = row.table.created
+    out = []
+    for tid, reviews in by_table.items():
+        r = coach.report(reviews)
+        lost = sum(r["lost"].values())
+        out.append({"id": tid, "created": created[tid], "hands": r["hands"], "chips": r["chips"],
+                    "adjusted": r["adjusted"], "lost_per_hand": lost / max(1, r["hands"])})
+    return out
+
+
+@require_GET
+def report_page(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """The session report: result, luck-adjusted result, chips lost by kind, the five
+    costliest decisions, the chart; the visitor's other sessions for progress."""
+    table = _load(request, table_id)
+    reviews = [row.data for row in HandReview.objects.filter(table=table).order_by("number")]
+    r = coach.report(reviews)
+    for c in r["costly"]:
+        d = c["decision"]
+        c["label"] = (split_label(d["options"][d["chosen"]]) if c["split"]
+                      else option_label(d["options"][d["chosen"]]))
+        c["gloss"] = gloss(c["grade"])
+    context = {"table": table, "report": r, "chart": coach.chart(r["curve"]),
+               "missing": len(coach.missing(table)), "per_post": REVIEWS_PER_POST,
+               "sessions": _sessions(request)}
+    return render(request, "coach/report.html", context)
+
+
+@require_POST
+@rate_limited("write")
+def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
+    """Review up to :data:`REVIEWS_PER_POST` more hands of the session, then the report."""
+    table = _load(request, table_id)
+    for number in coach.missing(table)[:REVIEWS_PER_POST]:
+        try:
+            coach.stored(table, number)
+        except coach.CoachError:
+            continue
+    return HttpResponseRedirect(reverse("coach-report", args=[table.id]), status=303)
+
+
+urlpatterns = [
+    path("switch", switch, name="coach-switch"),
+    path("<uuid:table_id>/<int:number>/summary", summary, name="coach-summary"),
+    path("<uuid:table_id>/", report_page, name="coach-report"),
+    path("<uuid:table_id>/review-rest", review_rest, name="coach-review-rest"),
+    path("<uuid:table_id>/<int:number>/", review_page, name="coach-review"),
+    path("<uuid:table_id>/<int:number>/hand.json", export_hand, name="coach-export"),
+    path("<uuid:table_id>/<int:number>/retry/<int:k>/", retry, name="coach-retry"),
+]
