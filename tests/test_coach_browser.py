@@ -43,6 +43,10 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     page.goto(f"{live_server.url}/table/{tid}/history")
     page.get_by_role("link", name="复盘这一手").last.click()
     expect(page.locator("h1")).to_have_text("第 1 手复盘")
+    page.locator("#replay").get_by_role("link", name="下一步", exact=True).click()  # htmx
+    expect(page.locator("#replay")).to_contain_text("第 1 /")
+    page.locator("#replay").get_by_role("link", name="下一步", exact=True).click()
+    expect(page.locator("#replay")).to_contain_text("第 2 /")
     first = page.locator(".coach-decision").first
     expect(first.locator(".coach-grade")).to_be_visible()
     expect(first.locator(".coach-options tbody tr").first).to_be_visible()

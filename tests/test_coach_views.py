@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from django.test import Client
 
-from engine.game import replay
+from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
 from tests.coach_hands import play_hands
 from tests.test_table_leaks import mentioned
@@ -59,11 +60,15 @@ def test_review_page_figures_are_the_engines(played: tuple[Client, str]) -> None
     for mine, theirs in zip(stored["decisions"], expected, strict=True):
         assert {k: mine[k] for k in theirs} == theirs
         assert mine["grade"] in html
-    # every card of the hand is shown: it is over
-    hand = table.hands.get(number=1).hand
-    for seat in hand["order"]:
-        from engine.game import card_by_label
-        assert {card_by_label(c) for c in hand["cards"][seat]} <= mentioned(html)
+    # every card dealt in the hand is shown (it is over); none a fold left in the deck
+    row = table.hands.get(number=1)
+    end = Game.from_dict(row.start)
+    for raw in row.log:
+        end.apply(Action.from_dict(raw))
+    dealt = {card_by_label(c) for seat in row.hand["order"]
+             for c in row.hand["cards"][seat][:end.dealt(seat)]}
+    top = html.split('id="steps-title"')[0]
+    assert mentioned(top) == dealt
 
 
 def test_review_is_stored_and_read_back(played: tuple[Client, str],
@@ -199,3 +204,28 @@ def test_table_shows_the_coach_after_the_hand_and_it_switches_off(
     assert client.post("/coach/switch", {"coach": "maybe"}).status_code == 400
     r = client.post("/coach/switch", {"coach": "on", "next": "https://evil.example/"})
     assert r["Location"] == "/table/"
+
+
+def test_review_steps_through_the_hand(played: tuple[Client, str]) -> None:
+    client, tid = played
+    from tests.tables import table_of
+    row = table_of(f"/table/{tid}/").hands.get(number=1)
+    last = len(row.log) - 1
+    html = client.get(f"/coach/{tid}/1/", {"step": "0"}).content.decode()
+    assert f"第 0 / {last} 步" in html and "?step=1" in html
+    r = client.get(f"/coach/{tid}/1/", {"step": str(last)}, HTTP_HX_REQUEST="true")
+    fragment = r.content.decode()
+    assert r.status_code == 200 and "<html" not in fragment and f"第 {last} / {last} 步" in fragment
+    assert f"?step={last + 1}" not in fragment
+    for bad in ("x", "-5", "99999"):  # clamped to the hand
+        assert client.get(f"/coach/{tid}/1/", {"step": bad}).status_code == 200
+
+
+def test_stored_pages_read_few_rows(played: tuple[Client, str],
+                                    django_assert_max_num_queries: Any) -> None:
+    client, tid = played
+    client.get(f"/coach/{tid}/1/")
+    client.get(f"/coach/{tid}/2/")
+    for path in (f"/coach/{tid}/1/", f"/coach/{tid}/1/retry/0/?pick=0", f"/coach/{tid}/"):
+        with django_assert_max_num_queries(8):
+            assert client.get(path).status_code == 200

@@ -105,3 +105,18 @@ def test_english_gloss_of_a_block_element_stays_inside_it() -> None:
                           english=True)
     assert out == ('<dl><div><dt lang="zh-Hans"><a class="term" href="/glossary/#fazhao" '
                    'lang="zh-Hans">发招</a> (fāzhāo, lead)</dt><dd>x</dd></div></dl>')
+
+
+@pytest.mark.django_db
+def test_english_cards_page_gives_each_name_its_pinyin_and_gloss(client: Client) -> None:
+    from engine.cards import KINDS
+
+    client.cookies["django_language"] = "en"
+    html = client.get("/cards/").content.decode()
+    assert glossary.koujue_english() in html
+    for kind in KINDS:
+        pinyin, gloss = glossary.card_name(kind.code)
+        assert f"<i>{pinyin}</i>, “{gloss}”" in html, kind
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get("/cards/").content.decode()
+    assert glossary.koujue_english() not in html and 'class="kind__en"' not in html

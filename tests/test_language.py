@@ -44,7 +44,7 @@ def _avoided() -> list[tuple[re.Pattern[str], str]]:
 AVOIDED = _avoided()
 GLUED = [
     (re.compile(rf"{CJK}\)?(?:s|ed|ing)\b"), "an English ending glued to a Chinese word"),
-    (re.compile(r"\([a-z-]+\)s\b"), "a plural -s after a bracketed gloss"),
+    (re.compile(r"\([^()]*\)s\b"), "a plural -s after a bracketed gloss"),
     (re.compile(rf"\b[Aa]n {CJK}"), "an English article before a Chinese word"),
     (re.compile(r"(?<![\d.,−-])\b1 (points|players|cards|hands|groups|chips|times|seats)\b"),
      "a plural after 1"),
@@ -106,7 +106,7 @@ def test_english_page_with_state(client: Client, name: str,
 
 
 def test_the_checks_catch_each_kind_of_mistake() -> None:
-    page = ("<main><p>a push, the ante, 丙 甩 (fold)s, an 皮, 1 points，ok</p>"
+    page = ("<main><p>a push, the ante, 丙 甩 (shuǎi, fold)s, an 皮, 1 points，ok</p>"
             '<p lang="zh">推，ante</p><p>stakes 1、3 and 5、10</p></main>')
     found = problems(page)
     assert any("走 is 'stand-off'" in f for f in found)

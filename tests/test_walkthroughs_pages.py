@@ -125,3 +125,18 @@ def test_content_file_is_valid_json_with_known_step_kinds() -> None:
     assert kinds <= {"showdown", "bobo", "app_settle", "split", "lead", "points", "compare",
                      "hand", "squeeze"}
     assert len({d["slug"] for d in data["walkthroughs"]}) == len(data["walkthroughs"])
+
+
+@pytest.mark.django_db
+def test_a_substitution_that_keeps_the_name_says_so(client: Client) -> None:
+    """A swapped card that leaves the group's name unchanged is not told as a change
+    ("from 地官六 to 地官六")."""
+    for entry in wt.content()["walkthroughs"]:
+        walkthrough = wt.get_walkthrough(entry["slug"])
+        assert walkthrough is not None
+        for n in range(1, len(walkthrough.steps) + 1):
+            html = client.get(f"/walkthroughs/{entry['slug']}/{n}/",
+                              HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+            text = re.sub(r"<[^>]+>", "", html)
+            for old, new in re.findall(r"从 (\S+) 变成 (\S+)，", text):
+                assert old != new, (entry["slug"], n, old)

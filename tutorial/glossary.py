@@ -96,6 +96,19 @@ def terms() -> tuple[Term, ...]:
     )
 
 
+def card_name(code: str) -> tuple[str, str]:
+    """(pinyin, English gloss) of a card kind's name, e.g. ``("tiānpái", "heaven")``."""
+    cards = _data()["cards"]
+    assert isinstance(cards, dict)
+    pinyin, gloss = cards[code]
+    return pinyin, gloss
+
+
+def koujue_english() -> str:
+    """The 口诀 in English words."""
+    return str(_data()["koujue_en"])
+
+
 @cache
 def by_word() -> dict[str, Term]:
     """Every written form (the term and its ``forms``) → its entry."""

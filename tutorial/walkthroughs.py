@@ -689,7 +689,9 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
         old_g = next(Group.of(*(parse_kind(c) for c in g)) for g in p["groups_as_written"]
                      if sub["from"] in g)
         new_g = next(Group.of(*(parse_kind(c) for c in g)) for g in groups if sub["to"] in g)
-        sub_paras.append(say("sub", name=who(p["name"]), old=kind_html(parse_kind(sub["from"])),
+        same_name = old_g.display_name() == new_g.display_name()  # 地官六 stays 地官六
+        sub_paras.append(say("sub_same_name" if same_name else "sub", name=who(p["name"]),
+                             old=kind_html(parse_kind(sub["from"])),
                              new=kind_html(parse_kind(sub["to"])), g_old=grp(old_g),
                              g_new=grp(new_g), same=say(
                                  "sub_same" if new.key(rules) == sp[p["name"]].key(rules)

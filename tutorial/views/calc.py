@@ -389,7 +389,7 @@ def calc(request: HttpRequest) -> HttpResponse:
         "table": table,
         "result": result,
         "kinds": KINDS,
-        "presets": [("xuanjing", _("旋经（默认）")), ("app", _("手机游戏规则（地王）"))],
+        "presets": [("xuanjing", _("旋经（默认）")), ("app", _("app 规则（地王）"))],
         "share_url": request.build_absolute_uri(f"{request.path}?{query}") if query else "",
         "query": query,
         "night": night,

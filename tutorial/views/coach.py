@@ -114,17 +114,45 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     row = table.hands.get(number=number)
     hand = hand_from_dict(row.hand)
     game = Game.from_dict(row.start)
-    players = []
+    end = Game.from_dict(row.start)
+    for raw in row.log:
+        end.apply(Action.from_dict(raw))
+    players = []  # the cards each player was dealt (not those a fold left in the deck)
     for i in hand.order:
         players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
-                        "cards": [card_by_label(c) for c in hand.cards[i]],
+                        "cards": [card_by_label(c) for c in hand.cards[i][:end.dealt(i)]],
                         "folded": hand.folded[i], "net": hand.result.nets[i] if hand.result else 0})
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
                  for k, d in enumerate(data["decisions"])]
+    try:
+        step = min(max(0, int(request.GET.get("step", "0"))), len(row.log) - 1)
+    except ValueError:
+        step = 0
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
-               "log": hand_log(game, hand, lambda i: display_name(game, i), True)}
+               "replay": _step(row.start, row.log, step, decisions)}
+    if getattr(request, "htmx", False) and "step" in request.GET:
+        return render(request, "coach/review.html#replay", context)
     return render(request, "coach/review.html", context)
+
+
+def _step(start: dict[str, Any], log: list[dict[str, Any]], step: int,
+          decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hand after its action ``step`` (0 = the deal) with every dealt card face up."""
+    game = Game.from_dict(start)
+    for raw in log[:step + 1]:
+        game.apply(Action.from_dict(raw))
+    h = game.hand
+    assert h is not None
+    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN, "folded": h.folded[i],
+              "cards": [card_by_label(c) for c in h.cards[i][:game.dealt(i)]],
+              "stake": h.committed[i]} for i in h.order]
+    return {"step": step, "last": len(log) - 1, "seats": seats,
+            "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < len(log) - 1 else None,
+            "log": hand_log(game, h, lambda i: display_name(game, i), True),
+            # the graded decision taken at the next action, if it is the learner's
+            "decision": next((d for d in decisions if d["step"] == step + 1), None)}
 
 
 @require_GET

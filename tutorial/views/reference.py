@@ -30,6 +30,7 @@ from engine.hands import Outcome, Split, compare
 from engine.mango import Mango, mango_amount
 from engine.rules import PRESETS, STAKES, get_rules
 from engine.settle import Seat, Settlement, settle
+from tutorial import glossary
 from tutorial.pagecache import visitor_independent
 from tutorial.search import (
     CATALOGUES,
@@ -185,6 +186,7 @@ KOUJUE: tuple[tuple[tuple[str, tuple[Kind, ...], tuple[Kind, ...]], ...], ...] =
 
 @visitor_independent
 def cards(request: HttpRequest) -> HttpResponse:
+    english = (get_language() or "").startswith("en")
     classes = []
     for cls in sorted(SingleClass, reverse=True):
         kinds = [k for k in KINDS if k.single_class is cls]
@@ -200,6 +202,7 @@ def cards(request: HttpRequest) -> HttpResponse:
                         "counts_as": k.points,
                         "face": k.face,
                         "za_tag": ZA_TAGS[k.class_label] if cls is SingleClass.ZA else "",
+                        "name_en": glossary.card_name(k.code) if english else None,
                     }
                     for k in kinds
                 ],
@@ -222,7 +225,8 @@ def cards(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "reference/cards.html",
-        {"classes": classes, "koujue": koujue, "kind_count": len(KINDS), "deck_size": len(DECK)},
+        {"classes": classes, "koujue": koujue, "kind_count": len(KINDS), "deck_size": len(DECK),
+         "koujue_en": glossary.koujue_english() if english else ""},
     )
 
 
