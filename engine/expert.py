@@ -37,7 +37,7 @@ __all__ = ["CAUTION", "CUT", "SPLIT_SAMPLES", "TEMPERATURE", "WORLDS", "expert_p
 
 WORLDS = 40  # worlds per decision
 CAUTION = 1.0  # standard errors of its edge over 瞧 / 休 taken off each bet's price
-TEMPERATURE = 0.2  # soft-max temperature in units of the level
+TEMPERATURE = 0.1  # soft-max temperature in units of the level
 CUT = 4.0  # alternatives this many temperatures below the best are never taken
 SPLIT_SAMPLES = 600  # showdown deals sampled when the split cannot be priced exactly
 
