@@ -38,6 +38,7 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     page.goto(f"{live_server.url}/table/{tid}/")  # the coach's verdict comes into the result
     expect(page.locator(".coach-hook .coach-summary .coach-grade").first).to_be_visible()
     expect(page.locator("#board .result")).to_be_visible()  # the verdict did not replace it
+    axe(page)
     page.locator(".coach-hook").scroll_into_view_if_needed()
     screenshot(page, "coach-table-hook-zh", full_page=False)
     page.goto(f"{live_server.url}/table/{tid}/history")

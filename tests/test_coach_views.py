@@ -229,3 +229,22 @@ def test_stored_pages_read_few_rows(played: tuple[Client, str],
     for path in (f"/coach/{tid}/1/", f"/coach/{tid}/1/retry/0/?pick=0", f"/coach/{tid}/"):
         with django_assert_max_num_queries(8):
             assert client.get(path).status_code == 200
+
+
+def test_retry_offers_the_next_costliest_mistake(played: tuple[Client, str]) -> None:
+    client, tid = played
+    from tests.tables import table_of
+    table = table_of(f"/table/{tid}/")
+    for number, loss in ((1, 10.0), (2, 20.0)):  # stored figures made to order
+        client.get(f"/coach/{tid}/{number}/")
+        row = HandReview.objects.get(table=table, number=number)
+        for k, d in enumerate(row.data["decisions"]):
+            d["loss"], d["loss_stderr"] = (loss if k == 0 else 0.0), 0.0
+        row.data["split"] = None
+        row.save()
+    html = client.get(f"/coach/{tid}/2/retry/0/", {"pick": "0"}).content.decode()
+    assert f"/coach/{tid}/1/retry/0/" in html and "下一个最贵的决定" in html
+    html = client.get(f"/coach/{tid}/1/retry/0/", {"pick": "0"}).content.decode()
+    assert "下一个最贵的决定" not in html  # the last one
+    html = client.get(f"/coach/{tid}/").content.decode()
+    assert html.index(f"/coach/{tid}/2/retry/0/") < html.index(f"/coach/{tid}/1/retry/0/")

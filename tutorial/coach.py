@@ -185,8 +185,9 @@ def adjusted(data: dict[str, Any]) -> float:
     return value - later
 
 
-def report(reviews: list[dict[str, Any]]) -> dict[str, Any]:
-    """A session's figures from its hands' reviews (oldest first)."""
+def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, Any]:
+    """A session's figures from its hands' reviews (oldest first); ``costly``: the
+    ``limit`` costliest decisions (all with ``None``), costliest first."""
     lost = {"round1": 0.0, "rounds23": 0.0, "splits": 0.0}
     costly: list[dict[str, Any]] = []
     chips = adj = 0.0
@@ -206,7 +207,7 @@ def report(reviews: list[dict[str, Any]]) -> dict[str, Any]:
         chips += data["net"]
         adj += adjusted(data)
         curve.append({"number": data["number"], "chips": chips, "adjusted": adj})
-    costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:5]
+    costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:limit]
     return {"hands": len(reviews), "chips": chips, "adjusted": adj, "luck": chips - adj,
             "lost": lost, "costly": costly, "curve": curve}
 

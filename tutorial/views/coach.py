@@ -235,9 +235,21 @@ def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> Htt
                                  "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se,
                                              "grade": verdict},
                                             top["label"], mine["label"])}
+    context["following"] = _next_mistake(table, number, k)
     fragment = getattr(request, "htmx", False) and "pick" in request.GET
     return render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
                   context, status=status)
+
+
+def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] | None:
+    """The session's costliest betting decision after this one (costliest first)."""
+    reviews = [row.data for row in HandReview.objects.filter(table=table).order_by("number")]
+    order = [(c["number"], c["index"]) for c in coach.report(reviews, limit=None)["costly"]
+             if not c["split"]]
+    later = order[order.index((number, k)) + 1:] if (number, k) in order else order
+    if not later:
+        return None
+    return {"number": later[0][0], "index": later[0][1]}
 
 
 REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
