@@ -48,6 +48,7 @@ GLUED = [
     (re.compile(rf"\b[Aa]n {CJK}"), "an English article before a Chinese word"),
     (re.compile(r"(?<![\d.,−-])\b1 (points|players|cards|hands|groups|chips|times|seats)\b"),
      "a plural after 1"),
+    (re.compile(r"\([^()]*\("), "a bracket inside a bracket (a gloss inside a gloss)"),
 ]
 RHYME = "天地人和梅板三，斧十猫膏下四滥"
 INLINE = "span|a|b|i|strong|em|abbr|bdi|small|mark|q|cite|dfn|sub|sup"
@@ -107,6 +108,7 @@ def test_english_page_with_state(client: Client, name: str,
 
 def test_the_checks_catch_each_kind_of_mistake() -> None:
     page = ("<main><p>a push, the ante, 丙 甩 (shuǎi, fold)s, an 皮, 1 points，ok</p>"
+            "<p>cards (头 (tóu, head), the head, on top)</p>"
             '<p lang="zh">推，ante</p><p>stakes 1、3 and 5、10</p></main>')
     found = problems(page)
     assert any("走 is 'stand-off'" in f for f in found)
@@ -114,4 +116,5 @@ def test_the_checks_catch_each_kind_of_mistake() -> None:
     assert any("plural -s" in f for f in found)
     assert any("article" in f for f in found)
     assert any("after 1" in f for f in found)
+    assert any("inside a gloss" in f for f in found)
     assert sum("punctuation" in f for f in found) == 1
