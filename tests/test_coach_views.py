@@ -248,3 +248,14 @@ def test_retry_offers_the_next_costliest_mistake(played: tuple[Client, str]) -> 
     assert "下一个最贵的决定" not in html  # the last one
     html = client.get(f"/coach/{tid}/").content.decode()
     assert html.index(f"/coach/{tid}/2/retry/0/") < html.index(f"/coach/{tid}/1/retry/0/")
+
+
+def test_a_hand_its_log_does_not_replay_to_is_404_not_500(played: tuple[Client, str]) -> None:
+    client, tid = played
+    from tests.tables import table_of
+    row = table_of(f"/table/{tid}/").hands.get(number=1)
+    order = row.start["config"]["players"]
+    row.start["config"]["dealer"] = (row.start["config"]["dealer"] + 1) % len(order)
+    row.save()
+    assert client.get(f"/coach/{tid}/1/").status_code == 404
+    assert not HandReview.objects.filter(number=1).exists()

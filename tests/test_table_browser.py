@@ -20,7 +20,7 @@ STRONG_BOTS = {0: ["R3", "JK", "B10", "B4"], 1: ["RQ", "RQ", "R2", "R2"],
 def stack(url: str, hands: dict[int, list[str]]) -> None:
     """Deal the first hand with these cards; the human (seat 0) speaks first."""
     game = game_of(url)
-    game.state.dealer = 1
+    game.state.dealer = game.state.config["dealer"] = 1  # as if the table began so
     before = game.to_dict()  # the hand's replay starts here
     game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands)))
     save_game(url, game, before)

@@ -20,7 +20,17 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from engine.cards import DECK
-from engine.game import BETTING, Act, Action, Game, Hand, card_by_label, hand_from_dict, replay
+from engine.game import (
+    BETTING,
+    Act,
+    Action,
+    ActionError,
+    Game,
+    Hand,
+    card_by_label,
+    hand_from_dict,
+    replay,
+)
 from engine.groups import Group
 from engine.review import WORLDS, ReviewError, decision_json, grade, review
 from engine.showdown import Opponent, Situation, price
@@ -129,12 +139,14 @@ def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str
     data = export(table, number)
     log = data["log"]
     deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
-    game = replay(data["config"], log[:deal + 1])
-    opening = game.rules.stakes.opening
     try:
+        game = replay(data["config"], log[:deal + 1])
         decisions = review(data["config"], log, HUMAN, worlds)
     except ReviewError:
         decisions = []
+    except ActionError as e:  # a stored hand that its log does not replay to
+        raise CoachError("this hand cannot be replayed") from e
+    opening = game.rules.stakes.opening
     spots = []
     for step, raw in enumerate(log[deal + 1:], 1):
         action = Action.from_dict(raw)
