@@ -1,9 +1,10 @@
 """Phones: at 360 px no page type scrolls sideways, in Chinese or in English, and no text
 is squeezed to one character per line.
 
-Measured in Chromium: the document is no wider than the viewport, and no text (a table
-cell, a label …) of three characters or more breaks after every character.  Screenshots:
-tests/artifacts/phone-360-<lang>-<page>.png.
+Measured in Chromium: the document is no wider than the viewport, no table scrolls
+sideways in its box (a table that does not fit becomes stacked, labelled rows), and no
+text (a table cell, a label …) of three characters or more breaks after every
+character.  Screenshots: tests/artifacts/phone-360-<lang>-<page>.png.
 """
 
 from __future__ import annotations
@@ -90,8 +91,19 @@ MEASURE = """
       narrow.push(text.slice(0, 30));
     }
   }
+  const sideways = [];  // a table that does not fit scrolls sideways in its box
+  for (const table of document.body.querySelectorAll("table")) {
+    for (let p = table.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o !== "auto" && o !== "scroll") continue;
+      if (p.scrollWidth > p.clientWidth + 1) {
+        sideways.push(`table.${table.className} ${p.scrollWidth} > ${p.clientWidth}`);
+      }
+      break;
+    }
+  }
   return {scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8),
-          narrow: narrow.slice(0, 8)};
+          narrow: narrow.slice(0, 8), sideways};
 }
 """
 
@@ -113,7 +125,8 @@ def test_no_page_scrolls_sideways_at_360px(live_server: Any, phone_page: Any, la
     for url in PAGES:
         page.goto(live_server.url + url, timeout=60_000)
         found = page.evaluate(MEASURE)
-        if found["scrollWidth"] > found["width"] or found["wide"] or found["narrow"]:
+        if (found["scrollWidth"] > found["width"] or found["wide"] or found["narrow"]
+                or found["sideways"]):
             problems.append(f"{url}: {found}")
         if problems or url in SHOTS:
             screenshot(page, f"phone-360-{language}-{_slug(url)}")
