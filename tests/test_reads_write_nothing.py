@@ -48,3 +48,21 @@ def test_no_page_read_writes(url: str) -> None:
         writes = [q["sql"] for q in queries.captured_queries
                   if re.match(r"\s*(INSERT|UPDATE|DELETE)", q["sql"], re.IGNORECASE)]
         assert writes == [], f"{method.upper()} {url} wrote: {writes}"
+
+
+def test_review_skips_a_card_of_an_older_site_without_deleting_it() -> None:
+    from django.utils import timezone
+
+    from tutorial.models_quiz import ReviewCard
+
+    client = Client()
+    session = client.session
+    session["seen"] = True
+    session.save()
+    key = session.session_key
+    past = timezone.now() - timezone.timedelta(hours=1)
+    ReviewCard.objects.create(session_key=key, item="nosuchkind:RQ-B9", due=past)
+    later = past + timezone.timedelta(minutes=1)
+    ReviewCard.objects.create(session_key=key, item="rank:RQ-B9", due=later)
+    assert client.get("/quiz/review/").status_code == 200
+    assert ReviewCard.objects.filter(session_key=key).count() == 2

@@ -226,10 +226,6 @@ def due_counts(session_key: str, now: datetime) -> DueCounts:
     return DueCounts(**counts)
 
 
-def next_due_card(session_key: str, now: datetime) -> ReviewCard | None:
-    """The most overdue card of this visitor, or None when nothing is due."""
-    return (
-        ReviewCard.objects.filter(session_key=session_key, due__lte=now)
-        .order_by("due", "pk")
-        .first()
-    )
+def due_cards(session_key: str, now: datetime) -> models.QuerySet[ReviewCard]:
+    """This visitor's due cards, the most overdue first."""
+    return ReviewCard.objects.filter(session_key=session_key, due__lte=now).order_by("due", "pk")

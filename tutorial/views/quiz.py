@@ -41,8 +41,8 @@ from tutorial.models_quiz import (
     QuizProgress,
     QuizQuestion,
     ReviewCard,
+    due_cards,
     due_counts,
-    next_due_card,
     rate_items,
     record_progress,
 )
@@ -387,19 +387,19 @@ def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
     key = _reader_key(request)
     moment = now()
-    card = next_due_card(key, moment)
     due = due_counts(key, moment)
-    if card is None:
+    for card in due_cards(key, moment):
+        try:
+            slug, level = q.review_items_for(card.item)
+            question, token = _issue(slug, _random_seed(), level, card.item, True)
+        except q.QuizError:  # a card of an older version of the site: skipped, kept
+            continue
+        break
+    else:
         template = "quiz/review_empty.html#review-empty" if _is_htmx(request) else \
             "quiz/review_empty.html"
         return render(request, template, {"due": due})
-    slug, level = q.review_items_for(card.item)
     page = QUIZ_PAGES[slug]
-    try:
-        question, token = _issue(slug, _random_seed(), level, card.item, True)
-    except q.QuizError:  # a card from an older version of the site: drop it
-        card.delete()
-        return HttpResponseRedirect(reverse("quiz:review"))
     context = _base_context(request, page, level)
     context.update(question=question, token=token, from_review=True, review_card=card, due=due,
                    next_url=reverse("quiz:review"))
