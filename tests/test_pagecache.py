@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_reference_pages_hold_no_csrf_token(client: Client) -> None:
-    for url in ("/", "/cards/", "/pairs/?q=tgj", "/pairs/RQ-B9/", "/rules/"):
+    for url in ("/", "/cards/", "/pairs/?q=tgj", "/pairs/RQ-B9/", "/rules/", "/rules/chart/"):
         html = client.get(url).content.decode()
         assert "csrfmiddlewaretoken" not in html and "X-CSRFToken" not in html, url
 

@@ -39,7 +39,8 @@ def _first_steps() -> list[str]:
 
 PAGES = [
     "/", "/cards/", "/pairs/", "/pairs/?q=Q9", "/pairs/RQ-B9/", "/pairs/four/",
-    "/rules/", "/rules/app/", "/rules/compare/", "/splits/", "/splits/?hand=RQ+R6+R7+B9",
+    "/rules/", "/rules/chart/", "/rules/app/", "/rules/compare/", "/splits/",
+    "/splits/?hand=RQ+R6+R7+B9",
     "/squeeze/", "/glossary/", "/quiz/", "/quiz/progress/",
     "/quiz/bigger/?seed=7&level=1", "/quiz/split/?seed=7&level=1",
     "/quiz/showdown/?seed=7&level=3", "/quiz/order/?seed=7&level=3",

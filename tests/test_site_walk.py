@@ -69,6 +69,7 @@ PAGES = [
     "/pairs/R3-JK/",
     "/pairs/R8-B8/",
     "/rules/",
+    "/rules/chart/",
     "/rules/app/",
     "/rules/compare/",
     "/splits/",

@@ -6,7 +6,7 @@ One line per feature: add ``path("<feature>/", <view>, name="<feature>")`` (or a
 
 from django.urls import include, path
 
-from tutorial.views import calc, four, glossary, home, reference, splits, squeeze
+from tutorial.views import calc, chart, four, glossary, home, reference, splits, squeeze
 
 urlpatterns = [
     path("table/", include("tutorial.views.table")),
@@ -24,6 +24,7 @@ urlpatterns = [
     path("pairs/four/", four.four_page, name="four"),
     path("pairs/<str:code>/", reference.pair_detail, name="pair_detail"),
     path("rules/", reference.rules_page, name="rules"),
+    path("rules/chart/", chart.chart, name="chart"),
     path("rules/app/", reference.rules_app_page, name="rules_app"),
     path("rules/compare/", reference.rules_compare_page, name="rules_compare"),
     path("splits/", splits.splits_page, name="splits"),
