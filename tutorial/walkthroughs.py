@@ -17,6 +17,7 @@ HTML.  Settlement sentences (transfers and their caps, the 皮, nets) come from
 
 from __future__ import annotations
 
+import html as htmllib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
@@ -196,6 +197,12 @@ class TableView:
     caption: SafeString
     head: list[SafeString]
     rows: list[list[Cell]]
+
+    @property
+    def labelled(self) -> list[list[tuple[str, Cell]]]:
+        """Each row's cells with their column's heading as text (a phone's stacked rows)."""
+        labels = [htmllib.unescape(strip_tags(h)) for h in self.head]
+        return [list(zip(labels, row, strict=False)) for row in self.rows]
 
 
 @dataclass
