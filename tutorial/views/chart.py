@@ -7,6 +7,7 @@ Every card, class, group and rank on it comes from the engine (``engine.cards``,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import groupby
 from typing import Any
 
@@ -58,6 +59,12 @@ def _group(entry: Entry, english: bool) -> dict[str, Any]:
     return {"e": entry, "gloss": gloss(entry.name) if english else ""}
 
 
+def _named_once(entries: Iterable[Entry], english: bool) -> list[dict[str, Any]]:
+    """One name once: groups of equal rank that share a name (天官九 is 天牌 with
+    膏药 or with 黑7) are one word at the table."""
+    return [_group(e, english) for e in {e.name: e for e in entries}.values()]
+
+
 def chart_context(english: bool) -> dict[str, Any]:
     koujue = [
         [{"word": word, "kinds": [_kind(k, english) for k in kinds + also]}
@@ -91,12 +98,12 @@ def chart_context(english: bool) -> dict[str, Any]:
         entries = [e for e in catalogue.entries
                    if e.category in (Category.POINTS, Category.ZHOU) and e.points == p]
         steps = [
-            {"label": cls.label, "groups": [_group(e, english) for e in es]}
+            {"label": cls.label, "groups": _named_once(es, english)}
             for cls, es in groupby(entries, key=lambda e: e.group.top_class)
         ]
         if p == 0:  # 皱: all tie, whatever the top card
             steps = [{"label": Category.ZHOU.label,
-                      "groups": [g for s in steps for g in s["groups"]]}]
+                      "groups": _named_once(entries, english)}]
         label = TIER_LABELS.get(f"points-{p}", POINTS_ZERO)
         points.append({"points": p, "label": label, "steps": steps})
     line = "，".join("".join(word for word, _kinds, _also in half) for half in KOUJUE)
