@@ -258,4 +258,6 @@ def test_a_hand_its_log_does_not_replay_to_is_404_not_500(played: tuple[Client, 
     row.start["config"]["dealer"] = (row.start["config"]["dealer"] + 1) % len(order)
     row.save()
     assert client.get(f"/coach/{tid}/1/").status_code == 404
+    summary = client.get(f"/coach/{tid}/1/summary")  # the table's box: a sentence, no error
+    assert summary.status_code == 200 and "这一手没法复盘" in summary.content.decode()
     assert not HandReview.objects.filter(number=1).exists()

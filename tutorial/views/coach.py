@@ -159,7 +159,10 @@ def _step(start: dict[str, Any], log: list[dict[str, Any]], step: int,
 def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """The coach's verdict on a finished hand: a fragment for the table (htmx)."""
     table = _hand(request, table_id, number)
-    data = _review(table, number)
+    try:
+        data = coach.stored(table, number)
+    except coach.CoachError:  # loaded on its own after every hand: say so, no error
+        return render(request, "coach/_summary.html", {"unreviewable": True})
     decisions = []
     for k, d in enumerate(data["decisions"]):
         shown = _figures({**d, "opening": data["opening"], "index": k})
