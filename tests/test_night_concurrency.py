@@ -21,6 +21,7 @@ import re
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -34,19 +35,27 @@ STALE = "记分在这之间已经改过了"
 PLAYERS = ["甲", "乙", "丙", "丁"]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, int]]:
-    engine = settings.DATABASES["default"]["ENGINE"]
-    env = dict(os.environ)
-    if engine == "django.db.backends.sqlite3":
+@contextmanager
+def server_on_test_database(**env: str) -> Iterator[tuple[str, int]]:
+    """A production server (4 workers) on the tests' database: PostgreSQL when the run
+    uses it, else a throwaway SQLite file; ``env`` adds settings for it."""
+    saved = dict(os.environ)
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
+    os.environ.update(env)
     try:
         with production_server(workers=4) as base:
             host, port = urllib.parse.urlsplit(base).netloc.split(":")
             yield host, int(port)
     finally:
         os.environ.clear()
-        os.environ.update(env)
+        os.environ.update(saved)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    with server_on_test_database() as address:
+        yield address
 
 
 class Client:

@@ -5,19 +5,16 @@ recorded; the first answer of a kind creates that row, so both paths are raced h
 
 from __future__ import annotations
 
-import os
 import re
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from engine import quiz as q
 from engine.rules import get_rules
-from scripts.prodserver import production_server
-from tests.test_night_concurrency import Client, together
+from tests.test_night_concurrency import Client, server_on_test_database, together
 
 pytestmark = pytest.mark.concurrency
 RULES = get_rules("xuanjing")
@@ -59,16 +56,8 @@ class Visitor(Client):
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    saved = dict(os.environ)
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
-    try:
-        with production_server(workers=4) as base:
-            host, port = urllib.parse.urlsplit(base).netloc.split(":")
-            yield host, int(port)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    with server_on_test_database() as address:
+        yield address
 
 
 def test_parallel_answers_to_one_question_count_once(server: tuple[str, int]) -> None:

@@ -4,21 +4,17 @@ its own, and the counting atomic under real parallel requests."""
 
 from __future__ import annotations
 
-import os
 import re
-import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings as django_settings
 from django.test import Client
 
 from engine import quiz as q
 from engine.rules import get_rules
-from scripts.prodserver import production_server
 from tests.test_night_concurrency import Client as Phone
-from tests.test_night_concurrency import together
+from tests.test_night_concurrency import server_on_test_database, together
 from tutorial.models_limits import RateCount
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizQuestion
@@ -104,26 +100,17 @@ def test_the_window_passes_and_old_counters_go(client: Client, low: Any,
 
 
 @pytest.fixture(scope="module")
-def limited_server() -> Iterator[str]:
-    saved = dict(os.environ)
-    if django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
+def limited_server() -> Iterator[tuple[str, int]]:
     # On PostgreSQL every production server of the run shares one database, and the other
     # concurrency tests create nights from this same address: a window length of its own
     # gives this server's counters window numbers nobody else uses.
-    os.environ["RATE_LIMITS"] = "new=5/7919"
-    try:
-        with production_server(workers=4) as base:
-            yield base
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    with server_on_test_database(RATE_LIMITS="new=5/7919") as address:
+        yield address
 
 
 @pytest.mark.concurrency
-def test_parallel_requests_are_counted_atomically(limited_server: str) -> None:
-    host, port = urllib.parse.urlsplit(limited_server).netloc.split(":")
-    phone = Phone((host, int(port)))
+def test_parallel_requests_are_counted_atomically(limited_server: tuple[str, int]) -> None:
+    phone = Phone(limited_server)
     results = together("/night/", [(phone, NIGHT)] * 20)
     statuses = sorted(status for status, _ in results)
     assert statuses == [302] * 5 + [429] * 15, statuses
