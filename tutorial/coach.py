@@ -38,7 +38,7 @@ from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 
 HUMAN = 0
-VERSION = 1  # bump when the stored review's shape changes: old rows are recomputed
+VERSION = 2  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -136,7 +136,11 @@ def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
 
 def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str, Any]:
     """The review of finished hand ``number`` (JSON-ready; see the module doc)."""
-    data = export(table, number)
+    return review_export(export(table, number), number, worlds)
+
+
+def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> dict[str, Any]:
+    """The review of the last hand of an export (:func:`export`), hand ``number``."""
     log = data["log"]
     deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
     try:

@@ -255,7 +255,7 @@ def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] |
     return {"number": later[0][0], "index": later[0][1]}
 
 
-REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
+REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–1 s each)
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
