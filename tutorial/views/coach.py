@@ -1,5 +1,6 @@
-"""The coach's pages (issue 14 §3): 复盘 of a finished practice hand, its JSON export,
-再来一次 (retry a graded decision) and the session report.
+"""The coach's pages (issue 14 §3): its own page /coach/ (what it does, the visitor's
+sessions), 复盘 of a finished practice hand, its JSON export, 再来一次 (retry a graded
+decision) and the session report.
 
 Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
 owns the table (another visitor's table, or a hand still being played → 404).  The
@@ -11,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -259,21 +261,29 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
-    """Every table of this visitor with reviewed hands: progress across sessions."""
+    """Every table of this visitor with finished hands, oldest first, with the figures of
+    its reviewed hands: progress across sessions."""
     owner = request.session.session_key
-    rows = HandReview.objects.filter(table__owner=owner).order_by("table__created", "number")
+    if owner is None:
+        return []
+    tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
+              .filter(finished__gt=0).order_by("created"))
     by_table: dict[uuid.UUID, list[dict[str, Any]]] = {}
-    created = {}
-    for row in rows.select_related("table"):
+    for row in HandReview.objects.filter(table__owner=owner).order_by("number"):
         by_table.setdefault(row.table_id, []).append(row.data)
-        created[row.table_id] = row.table.created
     out = []
-    for tid, reviews in by_table.items():
-        r = coach.report(reviews)
-        lost = sum(r["lost"].values())
-        out.append({"id": tid, "created": created[tid], "hands": r["hands"], "chips": r["chips"],
-                    "adjusted": r["adjusted"], "lost_per_hand": lost / max(1, r["hands"])})
+    for t in tables:
+        r = coach.report(by_table.get(t.id, []))
+        out.append({"id": t.id, "created": t.created, "finished": t.finished,
+                    "hands": r["hands"], "chips": r["chips"], "adjusted": r["adjusted"],
+                    "lost_per_hand": sum(r["lost"].values()) / max(1, r["hands"])})
     return out
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """The coach's own page: what it does, the switch, and the visitor's sessions."""
+    return render(request, "coach/index.html", {"sessions": _sessions(request)})
 
 
 @require_GET
@@ -308,6 +318,7 @@ def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 
 
 urlpatterns = [
+    path("", index, name="coach"),
     path("switch", switch, name="coach-switch"),
     path("<uuid:table_id>/<int:number>/summary", summary, name="coach-summary"),
     path("<uuid:table_id>/", report_page, name="coach-report"),
