@@ -70,11 +70,13 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def why(d: dict[str, Any], best: str, chosen: str) -> str:
-    """One plain sentence: the choice against the best, and what the price offered."""
+    """One plain sentence: the choice against the best, the odds the price of a call
+    offered, how often the hand wins at the showdown (± its error), the 皮."""
     words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
              "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
              "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
-             "pi": d.get("pi", 0)}
+             "pi": d.get("pi", 0), "win": f"{100 * d.get('win', 0):.0f}",
+             "win_se": f"{100 * d.get('win_stderr', 0):.0f}"}
     if d["best"] == d["chosen"]:
         first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
     elif d["grade"] == "好":
@@ -86,6 +88,8 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
                    "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
     else:
         second = _("没人下注，休一分钱不花。")
+    if "win" in d:  # the share estimated from the same worlds: always with its error
+        second += _("这手牌要是一直比到底，赢的机会约 %(win)s%%（误差 ±%(win_se)s%%）。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
     return f"{first}{second}"
