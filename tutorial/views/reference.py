@@ -96,19 +96,19 @@ FILTER_LABELS: dict[str, Promise] = {
     "tianjiuwang": _("天九王"),
     "diwang": _("地王（app 规则）"),
     "gang": _("杠"),
-    "points": _("点子（一到九点）"),
+    "points": _("点（一到九点）"),
     "zhou": _("皱（零点）"),
 }
 
 SOURCE_LABELS: dict[str, Promise] = {
-    "000": _("旋经"),
-    "004": _("旋经（旧本）"),
+    "000": _("《旋经》"),
+    "004": _("《旋经》旧本"),
     "002": _("扯旋 app 规则页（002）"),
     "003": _("扯旋游戏介绍页（003）"),
 }
 
 RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("旋经规则（默认）"),
+    "xuanjing": _("《旋经》规则（默认）"),
     "app": _("app 规则（有地王）"),
 }
 
@@ -426,7 +426,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "按 app 规则，地牌配黑9叫地王，排在天九王之下、天杠之上。"
-                "按旋经规则它只是一点（地九王），是一点里最大的。"
+                "按《旋经》规则它只是一点（地九王），是一点里最大的。"
             )
         )
     elif cat in (Category.TIANGANG, Category.DIGANG):

@@ -53,10 +53,10 @@ from tutorial.views.calc import is_htmx
 
 RULES_NAMES = ("xuanjing", "app")
 RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("旋经规则（默认）"),
+    "xuanjing": _("《旋经》规则（默认）"),
     "app": _("app 规则（有地王）"),
 }
-RULES_SHORT: dict[str, Promise] = {"xuanjing": _("旋经规则"), "app": _("app 规则")}
+RULES_SHORT: dict[str, Promise] = {"xuanjing": _("《旋经》规则"), "app": _("app 规则")}
 SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
 EXAMPLE_HAND = "RQ R6 R7 B9"
 THUMB_HAND = "RQ R2 B10 R10"  # the rule of thumb's example: 天十二 / 地十二, not 天地公子 / 双花十
