@@ -72,10 +72,10 @@ def play_hands(client: Client, monkeypatch: pytest.MonkeyPatch, seed: int, hands
     return table_of(url)
 
 
-def reviewed(monkeypatch: pytest.MonkeyPatch, hands: int, worlds: int = 40
-             ) -> tuple[Client, str]:
-    """``hands`` hands played (seed 11) with the coach's review and re-pricing cut to
-    ``worlds`` worlds; (the owner's client, the table id)."""
+def coached(monkeypatch: pytest.MonkeyPatch, hands: int, worlds: int = 40
+            ) -> tuple[Client, str]:
+    """A client and the id of its table with ``hands`` hands played (deck seed 11), the
+    coach reviewing (and re-pricing) with ``worlds`` worlds so that the tests stay quick."""
     monkeypatch.setattr("tutorial.coach.WORLDS", worlds)
     monkeypatch.setattr("tutorial.coach.review",
                         lambda config, log, seat, _worlds: review(config, log, seat, worlds))

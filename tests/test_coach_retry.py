@@ -11,7 +11,7 @@ from django.test import Client
 
 from engine.game import Act, Action
 from engine.review import retry
-from tests.coach_hands import reviewed
+from tests.coach_hands import coached
 from tests.tables import table_of
 from tutorial import coach
 from tutorial.models_coach import HandReview
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    return reviewed(monkeypatch, 1)
+    return coached(monkeypatch, hands=1)
 
 
 def limits(client: Client, tid: str) -> tuple[int, int, dict[str, Any]]:

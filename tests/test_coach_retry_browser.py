@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.coach_hands import reviewed
+from tests.coach_hands import coached
 from tests.test_coach_browser import own
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def table(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     """One hand played through the views; (table id, the owner's session cookie)."""
-    client, tid = reviewed(monkeypatch, 1, 60)
+    client, tid = coached(monkeypatch, 1, 60)
     return tid, client.cookies["sessionid"].value
 
 

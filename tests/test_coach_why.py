@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.coach_hands import reviewed
+from tests.coach_hands import coached
 from tests.tables import table_of
 from tutorial.models_coach import HandReview
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    return reviewed(monkeypatch, 1)
+    return coached(monkeypatch, hands=1)
 
 
 def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -> None:

@@ -9,43 +9,20 @@ import random
 import pytest
 
 from engine.bots import bot_action, choose_split
-from engine.cards import DECK
 from engine.game import Act, Action, Game, Phase
 from engine.review import price_decision
-from tests.test_review import spot
+from tests.test_review import consistent_worlds, spot
 
 
 def rejection_win(start: Game, now: Game, past: list[Action], tries: int, seed: int
                   ) -> tuple[float, float, int]:
-    """Independent check: deal the unseen cards, keep only the worlds where the bots,
-    acting by their policies, did what they did; then send the hand to the table engine's
-    own showdown (every seat still in at the current level, each splitting by its policy)
-    and count the worlds where the learner's net is positive."""
-    rng = random.Random(seed)
-    hand = now.hand
-    assert hand is not None
-    visible = {(s, i) for s in hand.order for i, c in enumerate(hand.cards[s])
-               if c in now.visible_cards(s, 0)}
-    known = {hand.cards[s][i] for s, i in visible}
+    """The worlds of :func:`tests.test_review.consistent_worlds`, each sent to the table
+    engine's own showdown (every seat still in at the current level, each splitting by its
+    policy); the share of the worlds where the learner's net is positive."""
     results = []
-    for _ in range(tries):
-        g = Game.from_json(start.to_json())
+    for g in consistent_worlds(start, now, past, tries, random.Random(seed)):
         h = g.hand
         assert h is not None
-        pool = [c.label for c in DECK if c.label not in known]
-        rng.shuffle(pool)
-        for s in h.order:
-            h.cards[s] = [c if (s, i) in visible else pool.pop() for i, c in enumerate(h.cards[s])]
-        ok = True
-        for a in past:
-            if a.seat:
-                mine = g.verify(bot_action(g, a.seat, rng))
-                if (mine.kind, mine.amount) != (a.kind, a.amount):
-                    ok = False
-                    break
-            g.apply(a)
-        if not ok:
-            continue
         for s in h.order:
             if not h.folded[s]:
                 h.committed[s] = max(h.committed[s], min(h.level, g.seats[s].bobo))

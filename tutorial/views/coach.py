@@ -79,6 +79,8 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
              "win_se": f"{100 * d.get('win_stderr', 0):.0f}"}
     if d["best"] == d["chosen"]:
         first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
+    elif words["loss"] == "0.0":
+        first = _("“%(best)s”和你的“%(chosen)s”平均差不多，分不出高下。") % words
     elif d["grade"] == "好":
         first = _("“%(best)s”平均多 %(loss)s 个筹码，但误差有 ±%(se)s，分不出高下。") % words
     else:
