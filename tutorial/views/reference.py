@@ -399,7 +399,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "丁丁配大鬼叫丁二皇，是最大的一组，连天牌一对也比它小。丁丁和大鬼整副牌各只有"
-                "一张，所以一局里最多只有一个人能拿到丁二皇。"
+                "一张，所以一手牌里最多只有一个人能拿到丁二皇。"
             )
         )
     elif cat is Category.PAIR:
