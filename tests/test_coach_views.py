@@ -13,7 +13,7 @@ from django.test import Client
 
 from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
-from tests.coach_hands import play_hands
+from tests.coach_hands import coached
 from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
@@ -24,12 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
-    monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 40))
-    client = Client()
-    table = play_hands(client, monkeypatch, 11, 2)
-    return client, str(table.id)
+    return coached(monkeypatch, hands=2)
 
 
 def test_export_replays_the_hand_without_the_seed(played: tuple[Client, str]) -> None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from engine.review import review
-from tests.coach_hands import play_hands
+from tests.coach_hands import coached
 from tests.tables import table_of
 from tutorial.models_coach import HandReview
 
@@ -16,12 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
-    monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 40))
-    client = Client()
-    table = play_hands(client, monkeypatch, 11, 1)
-    return client, str(table.id)
+    return coached(monkeypatch, hands=1)
 
 
 def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -> None:
