@@ -8,6 +8,7 @@ import math
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,17 +36,16 @@ def spot(seed: int = 5) -> tuple[Game, Game, list[Action]]:
     return start, game, past
 
 
-def rejection_estimate(start: Game, now: Game, past: list[Action], option: Action,
-                       tries: int, seed: int) -> tuple[float, float, int]:
-    """Independent check: deal the unseen cards, let the bots act by their policies and
-    keep only the worlds where they did what they did; play the option out."""
-    rng = random.Random(seed)
+def consistent_worlds(start: Game, now: Game, past: list[Action], tries: int,
+                      rng: random.Random) -> Iterator[Game]:
+    """Independent check: of ``tries`` deals of the cards the learner cannot see in ``now``,
+    the worlds where the bots, acting by their policies, did what they did in ``past``,
+    each with ``past`` applied to ``start``."""
     hand = now.hand
     assert hand is not None
     visible = {(s, i) for s in hand.order for i, c in enumerate(hand.cards[s])
                if c in now.visible_cards(s, 0)}
     known = {hand.cards[s][i] for s, i in visible}
-    results = []
     for _ in range(tries):
         g = Game.from_json(start.to_json())
         h = g.hand
@@ -62,8 +62,16 @@ def rejection_estimate(start: Game, now: Game, past: list[Action], option: Actio
                     ok = False
                     break
             g.apply(a)
-        if not ok:
-            continue
+        if ok:
+            yield g
+
+
+def rejection_estimate(start: Game, now: Game, past: list[Action], option: Action,
+                       tries: int, seed: int) -> tuple[float, float, int]:
+    """The worlds of :func:`consistent_worlds`, each with the option played out."""
+    rng = random.Random(seed)
+    results = []
+    for g in consistent_worlds(start, now, past, tries, rng):
         g.apply(option)
         while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
             actor = g.to_act

@@ -101,14 +101,14 @@ FILTER_LABELS: dict[str, Promise] = {
 }
 
 SOURCE_LABELS: dict[str, Promise] = {
-    "000": _("旋经"),
-    "004": _("旋经（旧本）"),
+    "000": _("《旋经》"),
+    "004": _("《旋经》旧本"),
     "002": _("扯旋 app 规则页（002）"),
     "003": _("扯旋游戏介绍页（003）"),
 }
 
 RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("旋经规则（默认）"),
+    "xuanjing": _("《旋经》规则（默认）"),
     "app": _("app 规则（有地王）"),
 }
 
@@ -399,7 +399,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "丁丁配大鬼叫丁二皇，是最大的一组，连天牌一对也比它小。丁丁和大鬼整副牌各只有"
-                "一张，所以一局里最多只有一个人能拿到丁二皇。"
+                "一张，所以一手牌里最多只有一个人能拿到丁二皇。"
             )
         )
     elif cat is Category.PAIR:
@@ -426,7 +426,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "按 app 规则，地牌配黑9叫地王，排在天九王之下、天杠之上。"
-                "按旋经规则它只是一点（地九王），是一点里最大的。"
+                "按《旋经》规则它只是一点（地九王），是一点里最大的。"
             )
         )
     elif cat in (Category.TIANGANG, Category.DIGANG):
@@ -765,8 +765,8 @@ def _app_words() -> list[AppWord]:
         AppWord("zhoumang", "皱芒", "002", "揍芒", f"{rules}#term-zoumang",
                 _("同一种情况（第一轮一注把人全吓跑），叫法不同，交的数也不同。")),
         AppWord("mangguochi", "芒果分 · 芒果池", "002", "芒果", f"{rules}#mango",
-                _("锅里攒着的芒果。")),
-        AppWord("tanpai", "三花摊牌", "002", "亮三花", f"{rules}#split"),
+                _("攒在桌子中间、还没人吃走的芒果。")),
+        AppWord("tanpai", "三花摊牌", "002", "报三花", f"{rules}#split"),
         AppWord("sanpai", "散牌", "002、003", "点子", reverse("rules_compare") + "#points",
                 _("不是特殊牌型的一组，按点数比。")),
         AppWord("dinghuang", "丁皇", "003", "丁二皇", reverse("pair_detail", args=["R3-JK"])),
