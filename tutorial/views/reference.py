@@ -96,7 +96,7 @@ FILTER_LABELS: dict[str, Promise] = {
     "tianjiuwang": _("天九王"),
     "diwang": _("地王（app 规则）"),
     "gang": _("杠"),
-    "points": _("点（一到九点）"),
+    "points": _("点子（一到九点）"),
     "zhou": _("皱（零点）"),
 }
 
@@ -399,7 +399,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "丁丁配大鬼叫丁二皇，是最大的一组，连天牌一对也比它小。丁丁和大鬼整副牌各只有"
-                "一张，所以一局里最多只有一个人能拿到丁二皇。"
+                "一张，所以一手牌里最多只有一个人能拿到丁二皇。"
             )
         )
     elif cat is Category.PAIR:
@@ -894,8 +894,8 @@ def _app_words() -> list[AppWord]:
         AppWord("zhoumang", "皱芒", "002", "揍芒", f"{rules}#term-zoumang",
                 _("同一种情况（第一轮一注把人全吓跑），叫法不同，交的数也不同。")),
         AppWord("mangguochi", "芒果分 · 芒果池", "002", "芒果", f"{rules}#mango",
-                _("锅里攒着的芒果。")),
-        AppWord("tanpai", "三花摊牌", "002", "亮三花", f"{rules}#split"),
+                _("攒在桌子中间、还没人吃走的芒果。")),
+        AppWord("tanpai", "三花摊牌", "002", "报三花", f"{rules}#split"),
         AppWord("sanpai", "散牌", "002、003", "点子", reverse("rules_compare") + "#points",
                 _("不是特殊牌型的一组，按点数比。")),
         AppWord("dinghuang", "丁皇", "003", "丁二皇", reverse("pair_detail", args=["R3-JK"])),

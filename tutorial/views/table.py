@@ -138,7 +138,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.BETWEEN_HANDS_ONLY: N_("“%(act)s”只能在两手牌之间做"),
     ErrorCode.NO_SEAT: N_("没说是哪个座位"),
     ErrorCode.NOT_YOUR_TURN: N_("还没轮到你，现在轮到 %(who)s"),
-    ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用出牌"),
+    ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用说话"),
     ErrorCode.NO_SANHUA: N_("这手牌不是三花（或者这一桌没开三花）"),
     ErrorCode.SHOWDOWN_SPLIT_ONLY: N_("已经比牌了：请扯牌，或者报三花"),
     ErrorCode.CANNOT_CHECK: N_("有人下了注就不能休：瞧、返，或者甩"),
@@ -487,8 +487,8 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("先把第四张牌串开"))
     if game.to_act != HUMAN:
         if game.to_act is None:
-            raise Rejected(_("现在不是你出牌"), 409)
-        raise Rejected(_("现在不是你出牌，轮到 %(who)s") % {
+            raise Rejected(_("现在不是你说话"), 409)
+        raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
         amount = _int(request.POST.get("amount"), _("返到多少"))
@@ -510,7 +510,7 @@ def _bot_step(table: PracticeTable, game: Game) -> None:
         raise Rejected(_("先把第四张牌串开"), 409)
     seat = _bot_turn(game)
     if seat is None:
-        raise Rejected(_("现在没有电脑要出牌"), 409)
+        raise Rejected(_("现在没有电脑要说话"), 409)
     rng = random.Random(game.state.seed * 7919 + game.seq)
     game.apply(bot_action(game, seat, rng))
 
