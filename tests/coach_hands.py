@@ -72,12 +72,13 @@ def play_hands(client: Client, monkeypatch: pytest.MonkeyPatch, seed: int, hands
     return table_of(url)
 
 
-def coached(monkeypatch: pytest.MonkeyPatch, hands: int) -> tuple[Client, str]:
+def coached(monkeypatch: pytest.MonkeyPatch, hands: int, worlds: int = 40
+            ) -> tuple[Client, str]:
     """A client and the id of its table with ``hands`` hands played (deck seed 11), the
-    coach reviewing with 40 worlds so that the tests stay quick."""
-    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
+    coach reviewing (and re-pricing) with ``worlds`` worlds so that the tests stay quick."""
+    monkeypatch.setattr("tutorial.coach.WORLDS", worlds)
     monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 40))
+                        lambda config, log, seat, _worlds: review(config, log, seat, worlds))
     client = Client()
     return client, str(play_hands(client, monkeypatch, 11, hands).id)
 
