@@ -3,6 +3,7 @@ the Bayes-weighted figure against an independent computation, and its range."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -69,3 +70,14 @@ def test_an_unbeatable_hand_always_wins() -> None:
         pytest.skip("no seed reached round 3")
     decision = price_decision(game, worlds=30, seed=1)
     assert decision.win == 1.0 and decision.win_stderr == 0.0
+
+
+def test_cli_prints_the_win_rate_with_its_error() -> None:
+    from tests.test_review import export, run
+
+    out = run(json.dumps(export()), "--json", "--worlds", "20")
+    assert out.returncode == 0, out.stderr
+    for d in json.loads(out.stdout)["decisions"]:
+        assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
+    text = run(json.dumps(export()), "--worlds", "10")
+    assert text.returncode == 0 and "比到底赢" in text.stdout

@@ -91,9 +91,8 @@ def text(message: str) -> SafeString:
 def say(key: str, **values: object) -> SafeString:
     """The sentence ``key`` of the content file, translated, fields filled (escaped)."""
     template = text(content()["texts"][key])
-    if not values:
-        return template
-    return format_html(template, **values)
+    filled = format_html(template, **values) if values else template
+    return filled if english() else explain.tighten(filled)
 
 
 def zh(text: str, gloss: str = "") -> SafeString:

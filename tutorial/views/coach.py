@@ -69,6 +69,11 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
             "why": why(d, best["label"], chosen["label"])}
 
 
+def percent(x: float) -> str:
+    """A share as a percentage: whole numbers, one decimal below 1 % (never a bare 0)."""
+    return f"{100 * x:.0f}" if x >= 0.01 or x == 0 else f"{100 * x:.1f}"
+
+
 def why(d: dict[str, Any], best: str, chosen: str) -> str:
     """One plain sentence: the choice against the best, the odds the price of a call
     offered, how often the hand wins at the showdown (± its error), the 皮."""
@@ -76,7 +81,7 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
              "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
              "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
              "pi": d.get("pi", 0), "win": f"{100 * d.get('win', 0):.0f}",
-             "win_se": f"{100 * d.get('win_stderr', 0):.0f}"}
+             "win_se": percent(d.get("win_stderr", 0))}
     if d["best"] == d["chosen"]:
         first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
     elif words["loss"] == "0.0":
