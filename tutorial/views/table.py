@@ -596,18 +596,21 @@ def _replay_view(request: HttpRequest, table: PracticeTable, number: int,
     length = len(row.log)
     step = max(0, min(step, length - 1))
     try:
-        replayed = Game.from_dict(row.start)
-        for raw in row.log[: step + 1]:
-            replayed.apply(Action.from_dict(raw))
+        replayed = table_store.replayed(row, step + 1)
     except (ActionError, CardError, RulesError, KeyError, TypeError, ValueError):
         return None  # a stored hand that cannot be replayed: shown as "no such hand"
     board = _board(request, table, replayed)
     board["my_turn"] = False
     board["bot_turn"] = False
     board["squeeze"] = False
-    return {"number": number, "step": step, "last": length - 1, "board": board,
-            "prev": step - 1 if step > 0 else None,
-            "next": step + 1 if step < length - 1 else None}
+    return {"number": number, "board": board, **step_links(step, length - 1)}
+
+
+def step_links(step: int, last: int) -> dict[str, int | None]:
+    """Where a replay stands: action ``step`` of 0..``last`` (0 = the deal), and the
+    steps before and after it (None at either end)."""
+    return {"step": step, "last": last, "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < last else None}
 
 
 urlpatterns = [
