@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from engine.game import Act, Action, Game, Phase
+from engine.game import Act, Action, Game
 from tests.tables import open_table, save_game, table_of
+from tests.test_table_i18n import everyone_calls
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,15 +30,7 @@ def deal(url: str, hands: dict[int, list[str]] = HANDS) -> Game:
 
 
 def to_round3(url: str, game: Game) -> None:
-    """Everybody calls; in round 2 the first to speak opens (no 休过河)."""
-    while game.phase is Phase.BETTING and game.hand is not None and game.hand.round < 3:
-        legal = game.legal_actions()
-        actor = game.to_act
-        assert actor is not None
-        if Act.CHECK in legal:
-            game.apply(Action(Act.RAISE, actor, legal.min_raise))
-        else:
-            game.apply(Action(Act.CALL, actor))
+    everyone_calls(game, until_round=3)
     save_game(url, game)
 
 
