@@ -138,8 +138,9 @@ _HEAD: dict[str, tuple[str, str, str]] = {
     "JOKER": ("竖头", "单竖", "JOKER"),
 }
 
-# Pips of the number cards as drawn (templates/partials/card.html): (column 1-3, row 0-12),
-# row 0 at the top.  The same layout as tutorial/templatetags/cards.py.
+# Pips of the number cards: (column 1-3, row 0-12), row 0 at the top.  The card drawings
+# use this layout too ({% card %} in tutorial/templatetags/cards.py), so what a squeeze
+# reveals is what the drawn card shows.
 PIPS: dict[str, tuple[tuple[int, int], ...]] = {
     "2": ((2, 0), (2, 12)),
     "3": ((2, 0), (2, 6), (2, 12)),

@@ -38,7 +38,7 @@ from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 
 HUMAN = 0
-VERSION = 1  # bump when the stored review's shape changes: old rows are recomputed
+VERSION = 2  # bump when the stored review's shape changes: old rows are recomputed
 
 
 class CoachError(Exception):

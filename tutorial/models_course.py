@@ -9,10 +9,10 @@ changes nothing.  A finished run marks the lesson done and keeps the best stars.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from django.db import models
 from django.utils import timezone
+
+from tutorial.models_visitor import VisitorRow
 
 
 def stars_for(run: str) -> int:
@@ -20,19 +20,15 @@ def stars_for(run: str) -> int:
     return max(1, 3 - run.count("0"))
 
 
-class CourseProgress(models.Model):
-    session_key = models.CharField(max_length=40)
+class CourseProgress(VisitorRow):
     lesson = models.CharField(max_length=20)
     run = models.CharField(max_length=20, blank=True, default="")
     stars = models.PositiveSmallIntegerField(default=0)  # best finished run; 0 = not done
     completed_at = models.DateTimeField(null=True, blank=True)  # first finished run
     updated_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        app_label = "tutorial"
-        constraints: ClassVar = [
-            models.UniqueConstraint(fields=["session_key", "lesson"], name="course_progress_unique")
-        ]
+    class Meta(VisitorRow.Meta):
+        constraints = VisitorRow.one_per_visitor("lesson", "course_progress_unique")
 
     def __str__(self) -> str:
         return f"{self.lesson}: {self.stars}★ run={self.run!r}"

@@ -1153,7 +1153,8 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
         paras = []
         if any(h.mango_paid):
             payers = [who(names[i]) for i, m in enumerate(h.mango_paid) if m]
-            paras.append(say("mango_paid", names=join(payers), amount=max(h.mango_paid),
+            paras.append(say("mango_paid" if pot_before else "mango_paid_empty",
+                             names=join(payers), amount=max(h.mango_paid),
                              pot=g.state.pot, before=pot_before, mango=term("芒果")))
         paras.append(say("deal", n=hand_no, dealer=who(names[h.dealer]),
                          dangjia=who(names[h.dangjia]), an=term("暗牌")))

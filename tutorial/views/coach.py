@@ -1,5 +1,6 @@
-"""The coach's pages (issue 14 §3): 复盘 of a finished practice hand, its JSON export,
-再来一次 (retry a graded decision) and the session report.
+"""The coach's pages (issue 14 §3): its own page /coach/ (what it does, the visitor's
+sessions), 复盘 of a finished practice hand, its JSON export, 再来一次 (retry a graded
+decision) and the session report.
 
 Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
 owns the table (another visitor's table, or a hand still being played → 404).  The
@@ -11,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -68,11 +70,13 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def why(d: dict[str, Any], best: str, chosen: str) -> str:
-    """One plain sentence: the choice against the best, and what the price offered."""
+    """One plain sentence: the choice against the best, the odds the price of a call
+    offered, how often the hand wins at the showdown (± its error), the 皮."""
     words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
              "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
              "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
-             "pi": d.get("pi", 0)}
+             "pi": d.get("pi", 0), "win": f"{100 * d.get('win', 0):.0f}",
+             "win_se": f"{100 * d.get('win_stderr', 0):.0f}"}
     if d["best"] == d["chosen"]:
         first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
     elif d["grade"] == "好":
@@ -84,6 +88,8 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
                    "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
     else:
         second = _("没人下注，休一分钱不花。")
+    if "win" in d:  # the share estimated from the same worlds: always with its error
+        second += _("这手牌要是一直比到底，赢的机会约 %(win)s%%（误差 ±%(win_se)s%%）。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
     return f"{first}{second}"
@@ -259,21 +265,29 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
-    """Every table of this visitor with reviewed hands: progress across sessions."""
+    """Every table of this visitor with finished hands, oldest first, with the figures of
+    its reviewed hands: progress across sessions."""
     owner = request.session.session_key
-    rows = HandReview.objects.filter(table__owner=owner).order_by("table__created", "number")
+    if owner is None:
+        return []
+    tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
+              .filter(finished__gt=0).order_by("created"))
     by_table: dict[uuid.UUID, list[dict[str, Any]]] = {}
-    created = {}
-    for row in rows.select_related("table"):
+    for row in HandReview.objects.filter(table__owner=owner).order_by("number"):
         by_table.setdefault(row.table_id, []).append(row.data)
-        created[row.table_id] = row.table.created
     out = []
-    for tid, reviews in by_table.items():
-        r = coach.report(reviews)
-        lost = sum(r["lost"].values())
-        out.append({"id": tid, "created": created[tid], "hands": r["hands"], "chips": r["chips"],
-                    "adjusted": r["adjusted"], "lost_per_hand": lost / max(1, r["hands"])})
+    for t in tables:
+        r = coach.report(by_table.get(t.id, []))
+        out.append({"id": t.id, "created": t.created, "finished": t.finished,
+                    "hands": r["hands"], "chips": r["chips"], "adjusted": r["adjusted"],
+                    "lost_per_hand": sum(r["lost"].values()) / max(1, r["hands"])})
     return out
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """The coach's own page: what it does, the switch, and the visitor's sessions."""
+    return render(request, "coach/index.html", {"sessions": _sessions(request)})
 
 
 @require_GET
@@ -308,6 +322,7 @@ def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 
 
 urlpatterns = [
+    path("", index, name="coach"),
     path("switch", switch, name="coach-switch"),
     path("<uuid:table_id>/<int:number>/summary", summary, name="coach-summary"),
     path("<uuid:table_id>/", report_page, name="coach-report"),
