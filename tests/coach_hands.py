@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from engine.game import Act, Game, Phase
+from engine.review import review
 from tests.tables import game_of, table_of
 from tutorial.models_table import PracticeTable
 
@@ -69,6 +70,17 @@ def play_hands(client: Client, monkeypatch: pytest.MonkeyPatch, seed: int, hands
                    lambda _g, t: t.hands.count() >= hands):
         pass
     return table_of(url)
+
+
+def coached(monkeypatch: pytest.MonkeyPatch, hands: int, worlds: int = 40
+            ) -> tuple[Client, str]:
+    """A client and the id of its table with ``hands`` hands played (deck seed 11), the
+    coach reviewing (and re-pricing) with ``worlds`` worlds so that the tests stay quick."""
+    monkeypatch.setattr("tutorial.coach.WORLDS", worlds)
+    monkeypatch.setattr("tutorial.coach.review",
+                        lambda config, log, seat, _worlds: review(config, log, seat, worlds))
+    client = Client()
+    return client, str(play_hands(client, monkeypatch, 11, hands).id)
 
 
 def _move(g: Game, rng: random.Random) -> dict[str, object]:

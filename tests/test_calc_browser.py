@@ -85,8 +85,8 @@ def test_calculator_on_a_phone(
     for row in (1, 2, 3):  # the players split as typed: 头 first
         choose_split(page, row, 0)
     result = page.locator(".result")
-    assert "丙 吃 甲 50：丙 自己只下了 50，最多从每家赢 50。" in result.inner_text()
-    assert "甲 从 丁 的皮里再拿 10：丙 拿走 50 后只剩 10。" in result.inner_text()
+    assert "丙吃甲 50：丙自己只下了 50，最多从每家赢 50。" in result.inner_text()
+    assert "甲从丁的皮里再拿 10：丙拿走 50 后只剩 10。" in result.inner_text()
     assert "+150" in result.locator(".nets").inner_text()
     assert "p=%E7%94%B2:100:B10,B9,R3,B6:0" in page.url  # the address is the table
     expect(page.locator("[data-copy]")).to_be_visible()

@@ -6,22 +6,17 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from engine.review import review
-from tests.coach_hands import play_hands
+from tests.coach_hands import coached
 from tests.tables import table_of
 from tutorial.models_coach import HandReview
+from tutorial.views.coach import percent
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
-    monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 40))
-    client = Client()
-    table = play_hands(client, monkeypatch, 11, 1)
-    return client, str(table.id)
+    return coached(monkeypatch, hands=1)
 
 
 def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -> None:
@@ -31,10 +26,14 @@ def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -
     assert data["decisions"]
     for d in data["decisions"]:
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
-        assert (f"赢的机会约 {100 * d['win']:.0f}%（误差 ±{100 * d['win_stderr']:.0f}%）"
+        assert (f"赢的机会约 {100 * d['win']:.0f}%（误差 ±{percent(d['win_stderr'])}%）"
                 in html)
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     for d in data["decisions"]:
         assert (f"comes out ahead about {100 * d['win']:.0f}% of the time "
-                f"(± {100 * d['win_stderr']:.0f}%)") in html
+                f"(± {percent(d['win_stderr'])}%)") in html
+
+
+def test_a_small_error_is_never_shown_as_zero() -> None:
+    assert [percent(x) for x in (0, 0.004, 0.0123, 0.5)] == ["0", "0.4", "1", "50"]

@@ -274,7 +274,7 @@ def test_app_rules_page_labels_002_and_003_apart(client: Client) -> None:
 @pytest.mark.parametrize(
     ("word", "site"),
     [("zhuangjia", "挡家"), ("dipi", "皮"), ("bobo", "钵钵"), ("da", "返"), ("gen", "瞧"),
-     ("diu", "甩"), ("fahua", "表态"), ("zhoumang", "揍芒"), ("tanpai", "亮三花")],
+     ("diu", "甩"), ("fahua", "表态"), ("zhoumang", "揍芒"), ("tanpai", "报三花")],
 )
 def test_app_words_map_to_the_sites_words(client: Client, word: str, site: str) -> None:
     row = section(page(client, "/rules/app/"), f"word-{word}")

@@ -54,7 +54,7 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
                       "比牌：各自扯牌"]
     text = lines(html)
     assert "每人下皮 1" in text
-    assert any(re.fullmatch(r"\S+ 是挡家，先下发招 3", t) for t in text)
+    assert any(re.fullmatch(r"\S+ 是挡家，发招 3", t) for t in text)
     leads = [t for t in text if "发招，下到" in t]
     assert len(leads) == 2  # the first bet of rounds 2 and 3
     assert not any("返到" in t for t in text)  # nobody raised after a lead

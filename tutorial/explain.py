@@ -86,11 +86,22 @@ def _fmt(template: str, **values: object) -> SafeString:
     wrapped in ``lang="zh-Hans"`` so screen readers switch voice."""
     html = format_html(template, **values)
     if (get_language() or "").startswith("zh"):
-        return html
+        return tighten(html)
     return mark_safe(_tag_chinese(html))  # built from escaped parts above
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+")
+_ZH_CHAR = r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
+_ZH_GAP = re.compile(rf"(?<={_ZH_CHAR})((?:<[^>]+>)*) ((?:<[^>]+>)*)(?={_ZH_CHAR})")
+
+
+def tighten(html: SafeString) -> SafeString:
+    """Chinese runs on without spaces: the space a sentence template keeps around a
+    field (a name, a group) goes where Chinese meets Chinese, tags in between or not
+    (甲 吃 乙 → 甲吃乙); next to a number or a Latin letter it stays (甲 10, a 吃 b)."""
+    return mark_safe(_ZH_GAP.sub(r"\1\2", html))  # only spaces removed from safe HTML
+
+
 _TAGS = re.compile(r'(<span lang="zh-Hans"[^>]*>.*?</span>|<[^>]+>)')
 
 
@@ -112,7 +123,7 @@ def hand_line(seat: Seat, rules: Rules) -> SafeString:
                                                              seat.sanhua),
                     stake=seat.stake)
     assert seat.split is not None
-    return _fmt(_("{who} 下了 {stake}：头 {head}，尾 {tail}。"), who=_name(seat.name),
+    return _fmt(_("{who} 下了 {stake}：头是 {head}，尾是 {tail}。"), who=_name(seat.name),
                 stake=seat.stake, head=group_html(seat.split.head),
                 tail=group_html(seat.split.tail))
 

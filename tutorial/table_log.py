@@ -49,7 +49,7 @@ SENTENCES = {
     "split": "%(who)s 扯牌：头 %(head)s（%(head_name)s）｜尾 %(tail)s（%(tail_name)s）",
     "split-hidden": "%(who)s 扯好了牌（盖着）",
     "sanhua": "%(who)s 报三花：%(what)s",
-    "dangjia": "%(who)s 是挡家，先下发招 %(amount)s",
+    "dangjia": "%(who)s 是挡家，发招 %(amount)s",
 }
 
 

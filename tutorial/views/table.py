@@ -139,7 +139,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.BETWEEN_HANDS_ONLY: N_("“%(act)s”只能在两手牌之间做"),
     ErrorCode.NO_SEAT: N_("没说是哪个座位"),
     ErrorCode.NOT_YOUR_TURN: N_("还没轮到你，现在轮到 %(who)s"),
-    ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用出牌"),
+    ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用说话"),
     ErrorCode.NO_SANHUA: N_("这手牌不是三花（或者这一桌没开三花）"),
     ErrorCode.SHOWDOWN_SPLIT_ONLY: N_("已经比牌了：请扯牌，或者报三花"),
     ErrorCode.CANNOT_CHECK: N_("有人下了注就不能休：瞧、返，或者甩"),
@@ -488,8 +488,8 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("先把第四张牌串开"))
     if game.to_act != HUMAN:
         if game.to_act is None:
-            raise Rejected(_("现在不是你出牌"), 409)
-        raise Rejected(_("现在不是你出牌，轮到 %(who)s") % {
+            raise Rejected(_("现在不是你说话"), 409)
+        raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
         amount = _int(request.POST.get("amount"), _("返到多少"))
@@ -511,7 +511,7 @@ def _bot_step(table: PracticeTable, game: Game) -> None:
         raise Rejected(_("先把第四张牌串开"), 409)
     seat = _bot_turn(game)
     if seat is None:
-        raise Rejected(_("现在没有电脑要出牌"), 409)
+        raise Rejected(_("现在没有电脑要说话"), 409)
     rng = random.Random(game.state.seed * 7919 + game.seq)
     game.apply(bot_action(game, seat, rng))
 
@@ -597,18 +597,21 @@ def _replay_view(request: HttpRequest, table: PracticeTable, number: int,
     length = len(row.log)
     step = max(0, min(step, length - 1))
     try:
-        replayed = Game.from_dict(row.start)
-        for raw in row.log[: step + 1]:
-            replayed.apply(Action.from_dict(raw))
+        replayed = table_store.replayed(row, step + 1)
     except (ActionError, CardError, RulesError, KeyError, TypeError, ValueError):
         return None  # a stored hand that cannot be replayed: shown as "no such hand"
     board = _board(request, table, replayed)
     board["my_turn"] = False
     board["bot_turn"] = False
     board["squeeze"] = False
-    return {"number": number, "step": step, "last": length - 1, "board": board,
-            "prev": step - 1 if step > 0 else None,
-            "next": step + 1 if step < length - 1 else None}
+    return {"number": number, "board": board, **step_links(step, length - 1)}
+
+
+def step_links(step: int, last: int) -> dict[str, int | None]:
+    """Where a replay stands: action ``step`` of 0..``last`` (0 = the deal), and the
+    steps before and after it (None at either end)."""
+    return {"step": step, "last": last, "prev": step - 1 if step > 0 else None,
+            "next": step + 1 if step < last else None}
 
 
 urlpatterns = [
