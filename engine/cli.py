@@ -233,7 +233,8 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
     lines = []
     for d in report:
         lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f} ± "
-                     f"{d['loss_stderr']:.1f}）")
+                     f"{d['loss_stderr']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
+                     f"{100 * d['win_stderr']:.0f}%）")
         for i, o in enumerate(d["options"]):
             mark = "★" if i == d["best"] else "→" if i == d["chosen"] else " "
             amount = f" {o['amount']}" if "amount" in o else ""

@@ -26,6 +26,16 @@ standard error, computed from the learner's information only:
    error ``sqrt(Σ w²(x − mean)²) / Σ w``.  Folding is exact: minus what the learner
    has committed (no play-out).
 
+**Showdown wins.**  Each decision also carries how often the learner's hand wins at the
+showdown: the Bayes-weighted share of the worlds (step 2) in which the learner comes out
+ahead (net chips of the hand > 0) if the hand went to the showdown at once, nobody
+betting or folding any more: every seat still in stakes the current level (what a 瞧
+puts in; a short 钵钵 all of it), the cards still to come are those of the world, each
+seat splits as its policy would (the learner by the ``strong`` bot's split, 三花 where
+that declares it) and the real settlement (:func:`engine.settle.settle`: order by 尾, caps,
+the best 尾 eats the 皮 and the 芒果 pot, equal hands share) decides.  A stand-off that
+gives back every stake is not a win.  Its standard error is the same self-normalised one.
+
 **Grades.**  The loss of the chosen action is the best alternative's EV minus the
 chosen one's, in chips and in units of the opening 发招 (``rules.stakes.opening``).
 It counts only when it is more than twice its standard error (computed from the paired
@@ -39,20 +49,24 @@ import math
 import random
 from bisect import bisect
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-from .bots import View, _sorted, distribution, modelled, policy, view
+from .bots import View, _sorted, choose_split, distribution, modelled, policy, view
 from .cards import DECK, Kind
 from .chance import draw
 from .game import BETTING, Act, Action, Game, Phase, card_by_label, replay
+from .groups import Group
+from .hands import Split, sanhua
 from .rules import Rules
+from .settle import Seat, settle
 
 __all__ = ["GRADES", "WORLDS", "Decision", "Priced", "ReviewError", "alternatives",
-           "decision_json", "grade", "play_values", "price_decision", "review"]
+           "decision_json", "grade", "play_values", "price_decision", "retry", "review",
+           "wins_showdown"]
 
 WORLDS = 100  # sampled worlds per decision (scripts/bench_review.py: a review fits a request)
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
@@ -80,6 +94,8 @@ class Decision:
     grade: str
     worlds: int
     effective: float  # effective number of worlds after the Bayes weights
+    win: float  # how often the hand wins at the showdown (module doc)
+    win_stderr: float
 
 
 def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
@@ -251,13 +267,35 @@ def _play_out(g: Game, seat: int, rng: random.Random) -> int:
     return result.nets[seat]
 
 
+def wins_showdown(g: Game, seat: int) -> bool:
+    """Whether ``seat`` comes out ahead if the hand went to the showdown now (module doc,
+    "Showdown wins"); ``g`` holds every seat's four cards (a world)."""
+    h = g.hand
+    assert h is not None
+    seats = []
+    for s in h.order:
+        if h.folded[s]:
+            seats.append(Seat(str(s), h.committed[s], folded=True))
+            continue
+        stake = max(h.committed[s], min(h.level, g.seats[s].bobo))
+        act = choose_split(g, s, modelled(g, s))
+        k = [card_by_label(c).kind for c in act.cards] if act.cards else list(g.kinds(s))
+        split = Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), g.rules)
+        declared = sanhua(k, g.rules) if act.kind is Act.SANHUA else None
+        seats.append(Seat(str(s), stake, split, sanhua=declared))
+    result = settle(seats, g.rules)
+    pot = g.state.pot if result.pi_to == str(seat) else 0
+    return result.nets[str(seat)] + pot > 0
+
+
 def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
-                rng: random.Random, start: tuple[Game, list[Action]] | None = None
-                ) -> tuple[list[float], list[list[float]]]:
+                rng: random.Random, start: tuple[Game, list[Action]] | None = None,
+                wins: list[float] | None = None) -> tuple[list[float], list[list[float]]]:
     """Steps 1–3 of the module doc for ``seat`` (to act now): the Bayes weight of each
     world that explains the bots' actions, and ``seat``'s net in that world after each
-    option (folding: minus what it committed, exact).  Shared by :func:`price_decision`
-    and the expert bot (:mod:`engine.expert`)."""
+    option (folding: minus what it committed, exact); ``wins`` (if given) gets 1 or 0
+    per world: :func:`wins_showdown`.  Shared by :func:`price_decision` and the expert
+    bot (:mod:`engine.expert`)."""
     hand = game.hand
     assert hand is not None
     first, past = start or _hand_start(game)
@@ -270,6 +308,8 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
         if w == 0:
             continue
         weights.append(w)
+        if wins is not None:
+            wins.append(float(wins_showdown(g, seat)))
         state = rng.getstate()
         for j, option in enumerate(options):
             if option.kind is Act.FOLD:
@@ -292,7 +332,9 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     if seat is None or hand is None or game.phase is not Phase.BETTING:
         raise ReviewError("nobody is to bet now")
     options = alternatives(game, seat, chosen)
-    weights, values = play_values(game, seat, options, worlds, random.Random(seed), start)
+    wins: list[float] = []
+    weights, values = play_values(game, seat, options, worlds, random.Random(seed), start,
+                                  wins)
     committed = hand.committed[seat]
     if not weights:
         raise ReviewError("no world explains the bots' actions")
@@ -313,14 +355,17 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     loss = priced[best].ev - priced[pick].ev
     loss_se = error(diffs, loss)
     effective = total ** 2 / sum(w * w for w in weights)
+    win = sum(w * x for w, x in zip(weights, wins, strict=True)) / total
     return Decision(hand.round, pick, priced, best, loss, loss_se,
-                    grade(loss, loss_se, game.rules.stakes.opening), len(weights), effective)
+                    grade(loss, loss_se, game.rules.stakes.opening), len(weights), effective,
+                    win, error(wins, win))
 
 
-def review(config: Any, log: Sequence[Any], seat: int = 0, worlds: int = WORLDS,
-           seed: int = 0) -> list[Decision]:
-    """Every betting decision ``seat`` made in the last hand of the session
-    (``config`` and ``log`` as in ``game.state``), priced."""
+def _decisions(config: Any, log: Sequence[Any], seat: int
+               ) -> Iterator[tuple[Game, Action, tuple[Game, list[Action]]]]:
+    """Each betting decision ``seat`` made in the last hand of the session: the table
+    then (valid until the next one is asked for), the action taken, and the table right
+    after the deal with the actions since."""
     deals = [i for i, a in enumerate(log) if isinstance(a, dict) and a.get("kind") == "deal"]
     if not deals:
         raise ReviewError("the log holds no hand")
@@ -329,17 +374,35 @@ def review(config: Any, log: Sequence[Any], seat: int = 0, worlds: int = WORLDS,
     first.state.history.clear()
     first.state.log.clear()
     past: list[Action] = []
-    out: list[Decision] = []
     for raw in log[deals[-1] + 1:]:
         action = Action.from_dict(raw)
         if (game.phase is Phase.BETTING and action.seat == seat
                 and action.kind in BETTING):
-            out.append(price_decision(game, action, worlds, seed + len(out),
-                                      (first, list(past))))
+            yield game, action, (first, list(past))
         past.append(game.apply(action))
+
+
+def review(config: Any, log: Sequence[Any], seat: int = 0, worlds: int = WORLDS,
+           seed: int = 0) -> list[Decision]:
+    """Every betting decision ``seat`` made in the last hand of the session
+    (``config`` and ``log`` as in ``game.state``), priced."""
+    out = [price_decision(game, action, worlds, seed + k, start)
+           for k, (game, action, start) in enumerate(_decisions(config, log, seat))]
     if not out:
         raise ReviewError(f"seat {seat} made no betting decision in the last hand")
     return out
+
+
+def retry(config: Any, log: Sequence[Any], seat: int, index: int, action: Action,
+          worlds: int = WORLDS, seed: int = 0) -> Decision:
+    """Decision ``index`` of :func:`review` priced again with ``action`` (any legal one,
+    e.g. a 返 of another amount) as the choice: the same worlds' seed, every alternative
+    and ``action`` priced and graded as :func:`review` does.  An action that is not legal
+    there raises :class:`~engine.game.ActionError`."""
+    for k, (game, _, start) in enumerate(_decisions(config, log, seat)):
+        if k == index:
+            return price_decision(game, action, worlds, seed + k, start)
+    raise ReviewError(f"seat {seat} made no decision {index} in the last hand")
 
 
 def decision_json(d: Decision) -> dict[str, Any]:
@@ -351,5 +414,6 @@ def decision_json(d: Decision) -> dict[str, Any]:
                     for p in d.options],
         "loss": d.loss, "loss_stderr": d.loss_stderr, "grade": d.grade,
         "worlds": d.worlds, "effective_worlds": round(d.effective, 1),
+        "win": d.win, "win_stderr": d.win_stderr,
     }
 

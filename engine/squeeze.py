@@ -114,7 +114,7 @@ CLUES: dict[str, Clue] = _clues(
     ("人头", Way.ROWS, "画有边框：J 或 Q。", "ours"),
     ("大鬼画", Way.ROWS, "一颗星、没有边框：大鬼。", "ours"),
     ("单路", Way.LANES, "花只站一路（正中间）：2 或 3。", "000"),
-    ("两路", Way.LANES, "花站两路（左右两边）。", "000"),
+    ("两路", Way.LANES, "花站两路（左右两边），中间没有花。", "000"),
     ("三路", Way.LANES, "中间也有花，一共三路。", "000"),
     ("有边", Way.EDGE, "露出一条画框的边：人头牌，天牌或斧头。", "000"),
     ("没边", Way.EDGE, "没有画框：不是天牌，也不是斧头。", "ours"),
@@ -138,8 +138,9 @@ _HEAD: dict[str, tuple[str, str, str]] = {
     "JOKER": ("竖头", "单竖", "JOKER"),
 }
 
-# Pips of the number cards as drawn (templates/partials/card.html): (column 1-3, row 0-12),
-# row 0 at the top.  The same layout as tutorial/templatetags/cards.py.
+# Pips of the number cards: (column 1-3, row 0-12), row 0 at the top.  The card drawings
+# use this layout too ({% card %} in tutorial/templatetags/cards.py), so what a squeeze
+# reveals is what the drawn card shows.
 PIPS: dict[str, tuple[tuple[int, int], ...]] = {
     "2": ((2, 0), (2, 12)),
     "3": ((2, 0), (2, 6), (2, 12)),

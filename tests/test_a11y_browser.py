@@ -48,7 +48,7 @@ STATIC_PAGES = [
       for slug in ("bigger", "order", "name", "cards", "split", "showdown", "koujue")],
     "/quiz/name/?seed=7&level=3", "/quiz/cards/?seed=7&level=2",
     "/walkthroughs/", *_walkthrough_steps(),
-    "/table/", "/calc/", CALC_RESULT, "/night/", "/glossary/",
+    "/table/", "/calc/", CALC_RESULT, "/night/", "/glossary/", "/coach/",
 ]
 
 

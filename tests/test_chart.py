@@ -78,3 +78,14 @@ def test_print_stylesheet_is_a4_and_no_inline_style(client: Client) -> None:
     with open("static/css/chart.css", encoding="utf-8") as css:
         text = css.read()
     assert "@page { size: A4" in text and "@media print" in text
+
+
+def test_english_point_groups_carry_their_pinyin(client: Client) -> None:
+    points = [e for e in CATALOGUES["xuanjing"].entries
+              if e.category in (Category.POINTS, Category.ZHOU)]
+    english = _page(client, "en")
+    section = english[english.index('id="chart-points"'):]
+    for e in points:
+        assert f'<span lang="zh-Hans">{e.name}</span> <i>{e.pinyin}</i>' in section, e.name
+    chinese = _page(client, "zh-hans")
+    assert points[0].pinyin not in chinese[chinese.index('id="chart-points"'):]

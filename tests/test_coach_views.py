@@ -13,7 +13,7 @@ from django.test import Client
 
 from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
-from tests.coach_hands import play_hands
+from tests.coach_hands import coached
 from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
@@ -24,12 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
-    monkeypatch.setattr("tutorial.coach.WORLDS", 40)
-    monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 40))
-    client = Client()
-    table = play_hands(client, monkeypatch, 11, 2)
-    return client, str(table.id)
+    return coached(monkeypatch, hands=2)
 
 
 def test_export_replays_the_hand_without_the_seed(played: tuple[Client, str]) -> None:
@@ -261,3 +256,11 @@ def test_a_hand_its_log_does_not_replay_to_is_404_not_500(played: tuple[Client, 
     summary = client.get(f"/coach/{tid}/1/summary")  # the table's box: a sentence, no error
     assert summary.status_code == 200 and "这一手没法复盘" in summary.content.decode()
     assert not HandReview.objects.filter(number=1).exists()
+
+
+def test_a_loss_that_rounds_to_nothing_reads_as_a_tie() -> None:
+    """Not "平均多 0.0 个筹码": a difference that rounds to 0.0 is said in words."""
+    from tutorial.views.coach import why
+    d = {"best": 0, "chosen": 1, "grade": "好", "loss": 0.02, "loss_stderr": 5.3}
+    sentence = why(d, "甩", "休")
+    assert "平均差不多，分不出高下" in sentence and "0.0" not in sentence

@@ -54,7 +54,7 @@ def test_options_table_says_where_each_option_comes_from(client: Client) -> None
         text_of(r.split("</th>")[0]).strip(): text_of(r)
         for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", table, re.S)
     }
-    assert "旋经里没有三花" in rows["三花"]
+    assert "《旋经》里没有三花" in rows["三花"]
     assert "002" in rows["三花"] and "003" in rows["三花"]
     assert "002" in rows["地王"] and "002" in rows["芒果"] and "003" in rows["人数"]
 
@@ -142,9 +142,9 @@ def test_lead_walkthrough_calls_dingding_zapai(client: Client) -> None:
 
 def test_squeeze_stage_names(client: Client) -> None:
     text = text_of(page(client, "/rules/").split('id="hand"')[1].split("</section>")[0])
-    assert "横着推，看一边露出几排花，叫串花子" in text
-    assert "看花有几路，叫串路子" in text
-    assert "看有没有人像牌的边，叫串边子" in text
+    assert "横着推，看边上一竖露出几朵花（几排），叫串花子" in text
+    assert "竖着往上推，看花分几路，叫串路子" in text
+    assert "看有没有人头牌的边框，叫串边子" in text
     _, texts = facts_of(client, "full-hand")
     squeeze = next(t for t in texts if "串头子：只露出左上角" in t)
     assert "串路子：露出中间的花" not in squeeze
@@ -274,7 +274,7 @@ def test_app_rules_page_labels_002_and_003_apart(client: Client) -> None:
 @pytest.mark.parametrize(
     ("word", "site"),
     [("zhuangjia", "挡家"), ("dipi", "皮"), ("bobo", "钵钵"), ("da", "返"), ("gen", "瞧"),
-     ("diu", "甩"), ("fahua", "表态"), ("zhoumang", "揍芒"), ("tanpai", "亮三花")],
+     ("diu", "甩"), ("fahua", "表态"), ("zhoumang", "揍芒"), ("tanpai", "报三花")],
 )
 def test_app_words_map_to_the_sites_words(client: Client, word: str, site: str) -> None:
     row = section(page(client, "/rules/app/"), f"word-{word}")

@@ -45,7 +45,7 @@ PAGES = [
     "/quiz/bigger/?seed=7&level=1", "/quiz/split/?seed=7&level=1",
     "/quiz/showdown/?seed=7&level=3", "/quiz/order/?seed=7&level=3",
     "/course/", "/walkthroughs/", *_first_steps(),
-    "/table/", "/calc/", CALC_RESULT, "/night/",
+    "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/",
 ]
 
 SHOTS = {"/", "/rules/", "/pairs/", "/glossary/", "/walkthroughs/full-hand/1/", "/splits/"}

@@ -64,6 +64,7 @@ PAGES: list[Page] = [
     Page("/table/", 0),
     Page("/calc/", 0),
     Page("/night/", 0),
+    Page("/coach/", 0),
 ]
 
 

@@ -8,6 +8,7 @@ import math
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,17 +36,16 @@ def spot(seed: int = 5) -> tuple[Game, Game, list[Action]]:
     return start, game, past
 
 
-def rejection_estimate(start: Game, now: Game, past: list[Action], option: Action,
-                       tries: int, seed: int) -> tuple[float, float, int]:
-    """Independent check: deal the unseen cards, let the bots act by their policies and
-    keep only the worlds where they did what they did; play the option out."""
-    rng = random.Random(seed)
+def consistent_worlds(start: Game, now: Game, past: list[Action], tries: int,
+                      rng: random.Random) -> Iterator[Game]:
+    """Independent check: of ``tries`` deals of the cards the learner cannot see in ``now``,
+    the worlds where the bots, acting by their policies, did what they did in ``past``,
+    each with ``past`` applied to ``start``."""
     hand = now.hand
     assert hand is not None
     visible = {(s, i) for s in hand.order for i, c in enumerate(hand.cards[s])
                if c in now.visible_cards(s, 0)}
     known = {hand.cards[s][i] for s, i in visible}
-    results = []
     for _ in range(tries):
         g = Game.from_json(start.to_json())
         h = g.hand
@@ -62,8 +62,16 @@ def rejection_estimate(start: Game, now: Game, past: list[Action], option: Actio
                     ok = False
                     break
             g.apply(a)
-        if not ok:
-            continue
+        if ok:
+            yield g
+
+
+def rejection_estimate(start: Game, now: Game, past: list[Action], option: Action,
+                       tries: int, seed: int) -> tuple[float, float, int]:
+    """The worlds of :func:`consistent_worlds`, each with the option played out."""
+    rng = random.Random(seed)
+    results = []
+    for g in consistent_worlds(start, now, past, tries, rng):
         g.apply(option)
         while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
             actor = g.to_act
@@ -165,10 +173,11 @@ def test_cli_bad_input_exits_2_with_one_line(bad: str) -> None:
     assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
-def test_an_unbeatable_hand_never_prices_below_folding() -> None:
-    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
-    error, and betting it beats giving up."""
-    for seed in range(40):
+def unbeatable_spot(seeds: int) -> Game:
+    """The learner (seat 0) holding 丁二皇 with 天对, to act in round 3 (all four cards
+    seen): the first of ``seeds`` seeds whose bots let the hand get there, or the test
+    is skipped."""
+    for seed in range(seeds):
         game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
         game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "RQ", "R3", "JK"]})))
         rng = random.Random(seed)
@@ -179,9 +188,14 @@ def test_an_unbeatable_hand_never_prices_below_folding() -> None:
             game.apply(bot_action(game, actor, rng) if actor else Action(
                 Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
         if game.phase is Phase.BETTING:
-            break
-    else:
-        pytest.skip("no seed reached round 3")
+            return game
+    pytest.skip("no seed reached round 3")
+
+
+def test_an_unbeatable_hand_never_prices_below_folding() -> None:
+    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
+    error, and betting it beats giving up."""
+    game = unbeatable_spot(40)
     decision = price_decision(game, worlds=60, seed=3)
     fold = decision.options[0]
     for option in decision.options[1:]:

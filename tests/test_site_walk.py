@@ -97,6 +97,7 @@ PAGES = [
     CALC_NAMES,  # players' own names (echoed input) in the explanation
     "/night/",
     "/glossary/",
+    "/coach/",
 ]
 STATUS = {"/quiz/bigger/?seed=7&level=9": 400, "/calc/?p=%E7%94%B2:100:RQ": 400}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from django.test import Client
@@ -19,12 +20,12 @@ from django.utils import translation
 
 from engine.cards import DECK, Card
 from engine.game import Act, Action, Game, Hand, Phase, card_by_label
+from tests.coach_hands import HUMAN, drive, start_table
 from tests.tables import game_of, history_of, save_game, table_of
 from tutorial.models_table import PracticeTable
 from tutorial.templatetags.cards import card_context
 
 pytestmark = pytest.mark.django_db
-HUMAN = 0
 LABEL = re.compile(r"[♥♦♠♣](?:10|[2-9JQ])|JOKER")
 ARIA = re.compile(r'aria-label="([^"]*)"')
 
@@ -105,44 +106,26 @@ def learner_move(g: Game, rng: random.Random) -> dict[str, object]:
     return {"act": act.value}
 
 
+def _htmx(step: int) -> dict[str, str]:
+    """Every other request is an htmx one (a fragment), the others full pages."""
+    return {"HTTP_HX_REQUEST": "true"} if step % 2 == 0 else {}
+
+
 def session(client: Client, monkeypatch: pytest.MonkeyPatch, seed: int, bots: int,
             hands: int) -> Iterator[tuple[str, str, str]]:
     """Play ``hands`` hands; yield (what, html) for every response and the table's url."""
-    monkeypatch.setattr("tutorial.views.table.secrets.randbits", lambda _bits: seed)
-    r = client.post("/table/", {"bots": str(bots), "level": "mixed", "stakes": "1、3",
-                                "sanhua": "on", "mango": "fixed"})
-    url = r["Location"]
-    rng = random.Random(seed)
-    for step in range(hands * 60):
-        g, t = game_of(url), table_of(url)
-        if (g.hand is not None and g.hand.result is not None and g.hand.number >= hands) \
-                or g.phase is Phase.OVER:
-            break
-        htmx = step % 2 == 0
-        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        h = g.hand
-        data: dict[str, object]
-        if h is not None and h.result is None and HUMAN in g.in_hand() and t.squeezed != h.number \
-                and (h.round >= 3 or g.phase is Phase.SHOWDOWN):
-            path, data = "squeeze", {}
-        elif g.phase is Phase.BETWEEN:
-            if g.seats[HUMAN].bobo <= 0:
-                path, data = "act", {"act": "rebuy", "amount": g.rules.stakes.later_bobo}
-            elif any(s.bot and not s.left and s.bobo <= 0 for s in g.seats):
-                path, data = "bot", {}
-            else:
-                path, data = "act", {"act": "deal"}
-        elif g.to_act == HUMAN:
-            path, data = "act", learner_move(g, rng)
-        else:
-            path, data = "bot", {}
-        response = client.post(url + path, {"seq": t.seq, **data}, **headers)
-        assert response.status_code in (200, 303), (path, data, response.status_code)
+    url = start_table(client, monkeypatch, seed, bots=str(bots), level="mixed", sanhua="on")
+
+    def done(g: Game, _t: PracticeTable) -> bool:
+        return g.hand is not None and g.hand.result is not None and g.hand.number >= hands
+
+    move = partial(learner_move, rng=random.Random(seed))
+    for step, path, data, response in drive(client, url, move, hands * 60, done, _htmx):
         if response.status_code == 303:
             response = client.get(url)
         yield f"POST {path} {data}", url, response.content.decode()
         if step % 7 == 0:
-            yield "GET board", url, client.get(url, **headers).content.decode()
+            yield "GET board", url, client.get(url, **_htmx(step)).content.decode()
 
 
 @pytest.mark.parametrize(("seed", "bots"), [(11, 2), (23, 3), (37, 5)])

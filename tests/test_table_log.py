@@ -54,7 +54,7 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
                       "比牌：各自扯牌"]
     text = lines(html)
     assert "每人下皮 1" in text
-    assert any(re.fullmatch(r"\S+ 是挡家，先下发招 3", t) for t in text)
+    assert any(re.fullmatch(r"\S+ 是挡家，发招 3", t) for t in text)
     leads = [t for t in text if "发招，下到" in t]
     assert len(leads) == 2  # the first bet of rounds 2 and 3
     assert not any("返到" in t for t in text)  # nobody raised after a lead
@@ -171,7 +171,7 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
     html = unlinked(client.get(url).content.decode())
     assert "跟到现在的注 3" in html and "不要了，输掉已下的 1" in html
     group = re.search(r'<p class="seat__group">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
-    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans">天九王</a>' in group
+    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans" data-group="RQ-B9">天九王</a>' in group
     assert re.fullmatch(r"你的两张暗牌：天九王（第 \d+ 大）", re.sub(r"<[^>]+>", "", group))
     assert html.count("seat__hole-mark") == 2  # the learner's two face-down cards
     assert '<span class="board__phase">第一轮</span>' in html

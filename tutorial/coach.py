@@ -8,6 +8,8 @@
   (so the CLI on the downloaded file prints the same figures), each decision with what the
   learner saw then (price of a call, the pot, the 皮), and the split priced at the real
   showdown by :mod:`engine.showdown`.  :func:`stored` keeps it in ``HandReview``.
+* :func:`reprice` — 再来一次 with an action the review did not price (a 返 of the
+  learner's own amount): that decision priced again, the action among the alternatives.
 * :func:`report` — a session's figures: result, luck-adjusted result, chips lost by
   decision kind, the costliest decisions (see the README, "Coach").
 """
@@ -32,13 +34,13 @@ from engine.game import (
     replay,
 )
 from engine.groups import Group
-from engine.review import WORLDS, ReviewError, decision_json, grade, review
+from engine.review import WORLDS, ReviewError, decision_json, grade, retry, review
 from engine.showdown import Opponent, Situation, price
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 
 HUMAN = 0
-VERSION = 2  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 3  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -177,6 +179,16 @@ def stored(table: PracticeTable, number: int) -> dict[str, Any]:
     except IntegrityError:  # a parallel request stored it first: the same figures
         pass
     return data
+
+
+def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Action
+            ) -> dict[str, Any]:
+    """Decision ``k`` of hand ``number`` (``game``: the table then) priced again with
+    ``action`` as the choice, by :func:`engine.review.retry` with the review's worlds and
+    seed; shaped like a stored decision.  Raises ``ActionError`` for an illegal action."""
+    data = export(table, number)
+    decision = retry(data["config"], data["log"], HUMAN, k, action, WORLDS)
+    return {**decision_json(decision), **_spot(game)}
 
 
 # ---------------------------------------------------------------------- the session report

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from engine.cards import CardError
 from engine.groups import Group
+from tutorial.models_visitor import VisitorRow
 
 SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
 
@@ -55,10 +56,9 @@ class QuizQuestion(models.Model):
         return f"{self.kind} seed={self.seed} level={self.level} #{self.pk}"
 
 
-class QuizProgress(models.Model):
+class QuizProgress(VisitorRow):
     """Answered / correct / streak for one session and one quiz kind."""
 
-    session_key = models.CharField(max_length=40)
     kind = models.CharField(max_length=20)
     answered = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
@@ -66,11 +66,8 @@ class QuizProgress(models.Model):
     best_streak = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        app_label = "tutorial"
-        constraints: ClassVar = [
-            models.UniqueConstraint(fields=["session_key", "kind"], name="quiz_progress_unique")
-        ]
+    class Meta(VisitorRow.Meta):
+        constraints = VisitorRow.one_per_visitor("kind", "quiz_progress_unique")
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.correct}/{self.answered}"
@@ -81,10 +78,9 @@ class QuizProgress(models.Model):
         return round(100 * self.correct / self.answered) if self.answered else 0
 
 
-class ReviewCard(models.Model):
+class ReviewCard(VisitorRow):
     """One FSRS card (a group's name or rank) of one session; the fields of ``fsrs.Card``."""
 
-    session_key = models.CharField(max_length=40)
     item = models.CharField(max_length=40)  # "rank:RQ-B9", "name:RQ-B9"
     state = models.PositiveSmallIntegerField(default=int(fsrs.State.Learning))
     step = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -96,11 +92,8 @@ class ReviewCard(models.Model):
     lapses = models.PositiveIntegerField(default=0)  # Again ratings
     last_rating = models.PositiveSmallIntegerField(null=True, blank=True)
 
-    class Meta:
-        app_label = "tutorial"
-        constraints: ClassVar = [
-            models.UniqueConstraint(fields=["session_key", "item"], name="quiz_review_unique")
-        ]
+    class Meta(VisitorRow.Meta):
+        constraints = VisitorRow.one_per_visitor("item", "quiz_review_unique")
 
     def __str__(self) -> str:
         return f"{self.item} due {self.due:%Y-%m-%d %H:%M}"

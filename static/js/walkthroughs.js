@@ -1,5 +1,6 @@
 // Walkthroughs (/walkthroughs/): keyboard arrows for the previous / next step, focus
-// after an htmx step swap, and the 串牌 squeeze of the full hand.
+// after an htmx step swap, the current step's dot in view (on a phone the dots are one
+// row that scrolls), and the 串牌 squeeze of the full hand.
 // Without JavaScript every step is a plain page and the links work as they are.
 (function () {
   "use strict";
@@ -25,8 +26,17 @@
     if (heading) { heading.focus({ preventScroll: true }); }
     var top = document.querySelector(".wt-title");
     if (top && top.getBoundingClientRect().top < 0) { top.scrollIntoView(); }
+    showCurrentDot(document);
     initSqueeze(document);
   });
+
+  function showCurrentDot(root) {
+    var dots = root.querySelector(".wt-dots");
+    var current = dots && dots.querySelector("[aria-current=step]");
+    if (!current || dots.scrollWidth <= dots.clientWidth) { return; }
+    var offset = current.getBoundingClientRect().left - dots.getBoundingClientRect().left;
+    dots.scrollLeft += offset - (dots.clientWidth - current.offsetWidth) / 2;
+  }
 
   // The squeeze: show the live component, map the cover's position to the stage hints.
   function stageFor(step) {
@@ -71,5 +81,8 @@
     update();
   }
 
-  document.addEventListener("DOMContentLoaded", function () { initSqueeze(document); });
+  document.addEventListener("DOMContentLoaded", function () {
+    showCurrentDot(document);
+    initSqueeze(document);
+  });
 })();

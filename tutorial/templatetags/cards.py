@@ -21,6 +21,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from engine.cards import Card, Kind, physical
+from engine.squeeze import PIPS
 
 register = template.Library()
 
@@ -33,20 +34,6 @@ _SUITS: dict[str, tuple[str, str]] = {
     "♠": ("suit-s", "黑桃"),
     "♣": ("suit-c", "梅花"),
 }
-
-# Pip layout of the number cards: (column 1-3, row 0-12), rows > 6 are drawn upside down.
-_PIPS: dict[str, tuple[tuple[int, int], ...]] = {
-    "2": ((2, 0), (2, 12)),
-    "3": ((2, 0), (2, 6), (2, 12)),
-    "4": ((1, 0), (3, 0), (1, 12), (3, 12)),
-    "5": ((1, 0), (3, 0), (2, 6), (1, 12), (3, 12)),
-    "6": ((1, 0), (3, 0), (1, 6), (3, 6), (1, 12), (3, 12)),
-    "7": ((1, 0), (3, 0), (2, 3), (1, 6), (3, 6), (1, 12), (3, 12)),
-    "8": ((1, 0), (3, 0), (2, 3), (1, 6), (3, 6), (2, 9), (1, 12), (3, 12)),
-    "9": ((1, 0), (3, 0), (1, 4), (3, 4), (2, 6), (1, 8), (3, 8), (1, 12), (3, 12)),
-    "10": ((1, 0), (3, 0), (2, 2), (1, 4), (3, 4), (1, 8), (3, 8), (2, 10), (1, 12), (3, 12)),
-}
-
 
 @register.filter
 def as_cards(kinds: Iterable[Kind | Card], used: Iterable[Kind | Card] | None = None) -> list[Card]:
@@ -77,9 +64,8 @@ def card_context(x: Kind | Card, size: str = "") -> dict[str, Any]:
             "suit": _suit_name(suit),
             "rank": kind.rank_label,
         }
-    pips = [
-        {"col": col, "row": row, "flip": row > 6} for col, row in _PIPS.get(kind.rank_label, ())
-    ]
+    # rows below the middle (> 6) are drawn upside down
+    pips = [{"col": col, "row": row, "flip": row > 6} for col, row in PIPS.get(kind.rank_label, ())]
     return {
         "kind": kind,
         "code": kind.code,

@@ -181,7 +181,7 @@ def parse_query(data: QueryDict) -> CalcTable:
     rules_name = data.get("rules", "xuanjing").strip().lower()
     errors: list[str] = []
     if rules_name not in PRESETS:
-        errors.append(_("不认识的规则“%(name)s”，按旋经规则算。") % {"name": rules_name[:20]})
+        errors.append(_("不认识的规则“%(name)s”，按《旋经》规则算。") % {"name": rules_name[:20]})
         rules_name = "xuanjing"
     seats: list[SeatInput] = []
     if "p" in data:
@@ -389,7 +389,7 @@ def calc(request: HttpRequest) -> HttpResponse:
         "table": table,
         "result": result,
         "kinds": KINDS,
-        "presets": [("xuanjing", _("旋经（默认）")), ("app", _("app 规则（地王）"))],
+        "presets": [("xuanjing", _("《旋经》规则（默认）")), ("app", _("app 规则（有地王）"))],
         "share_url": request.build_absolute_uri(f"{request.path}?{query}") if query else "",
         "query": query,
         "night": night,

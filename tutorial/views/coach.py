@@ -1,5 +1,6 @@
-"""The coach's pages (issue 14 §3): 复盘 of a finished practice hand, its JSON export,
-再来一次 (retry a graded decision) and the session report.
+"""The coach's pages (issue 14 §3): its own page /coach/ (what it does, the visitor's
+sessions), 复盘 of a finished practice hand, its JSON export, 再来一次 (retry a graded
+decision) and the session report.
 
 Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
 owns the table (another visitor's table, or a hand still being played → 404).  The
@@ -11,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -20,14 +22,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.game import Action, Game, card_by_label, hand_from_dict
+from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.review import grade
-from tutorial import coach
+from tutorial import coach, table_store
 from tutorial.models_coach import HandReview
-from tutorial.models_table import PracticeTable
+from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
-from tutorial.views.table import ACT_WORDS, _load, display_name
+from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
 
 
 def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTable:
@@ -67,14 +69,23 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
             "why": why(d, best["label"], chosen["label"])}
 
 
+def percent(x: float) -> str:
+    """A share as a percentage: whole numbers, one decimal below 1 % (never a bare 0)."""
+    return f"{100 * x:.0f}" if x >= 0.01 or x == 0 else f"{100 * x:.1f}"
+
+
 def why(d: dict[str, Any], best: str, chosen: str) -> str:
-    """One plain sentence: the choice against the best, and what the price offered."""
+    """One plain sentence: the choice against the best, the odds the price of a call
+    offered, how often the hand wins at the showdown (± its error), the 皮."""
     words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
              "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
              "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
-             "pi": d.get("pi", 0)}
+             "pi": d.get("pi", 0), "win": f"{100 * d.get('win', 0):.0f}",
+             "win_se": percent(d.get("win_stderr", 0))}
     if d["best"] == d["chosen"]:
         first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
+    elif words["loss"] == "0.0":
+        first = _("“%(best)s”和你的“%(chosen)s”平均差不多，分不出高下。") % words
     elif d["grade"] == "好":
         first = _("“%(best)s”平均多 %(loss)s 个筹码，但误差有 ±%(se)s，分不出高下。") % words
     else:
@@ -84,6 +95,8 @@ def why(d: dict[str, Any], best: str, chosen: str) -> str:
                    "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
     else:
         second = _("没人下注，休一分钱不花。")
+    if "win" in d:  # the share estimated from the same worlds: always with its error
+        second += _("这手牌要是一直比到底，赢的机会约 %(win)s%%（误差 ±%(win_se)s%%）。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
     return f"{first}{second}"
@@ -112,16 +125,7 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     table = _hand(request, table_id, number)
     data = _review(table, number)
     row = table.hands.get(number=number)
-    hand = hand_from_dict(row.hand)
-    game = Game.from_dict(row.start)
-    end = Game.from_dict(row.start)
-    for raw in row.log:
-        end.apply(Action.from_dict(raw))
-    players = []  # the cards each player was dealt (not those a fold left in the deck)
-    for i in hand.order:
-        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
-                        "cards": [card_by_label(c) for c in hand.cards[i][:end.dealt(i)]],
-                        "folded": hand.folded[i], "net": hand.result.nets[i] if hand.result else 0})
+    players = _players(table_store.replayed(row), every_card=True)
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
                  for k, d in enumerate(data["decisions"])]
     try:
@@ -130,26 +134,35 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
         step = 0
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
-               "replay": _step(row.start, row.log, step, decisions)}
+               "replay": _step(row, step, decisions)}
     if getattr(request, "htmx", False) and "step" in request.GET:
         return render(request, "coach/review.html#replay", context)
     return render(request, "coach/review.html", context)
 
 
-def _step(start: dict[str, Any], log: list[dict[str, Any]], step: int,
-          decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The hand after its action ``step`` (0 = the deal) with every dealt card face up."""
-    game = Game.from_dict(start)
-    for raw in log[:step + 1]:
-        game.apply(Action.from_dict(raw))
+def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
+    """The hand's players as the coach's pages list them: every card each was dealt (not
+    those a fold left in the deck), or only the cards the learner saw, the others counted
+    as face down; their stake now and (once the hand is over) their net."""
     h = game.hand
     assert h is not None
-    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN, "folded": h.folded[i],
-              "cards": [card_by_label(c) for c in h.cards[i][:game.dealt(i)]],
-              "stake": h.committed[i]} for i in h.order]
-    return {"step": step, "last": len(log) - 1, "seats": seats,
-            "prev": step - 1 if step > 0 else None,
-            "next": step + 1 if step < len(log) - 1 else None,
+    players = []
+    for i in h.order:
+        dealt = game.dealt(i)
+        cards = h.cards[i][:dealt] if every_card else game.visible_cards(i, coach.HUMAN)
+        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
+                        "folded": h.folded[i], "cards": [card_by_label(c) for c in cards],
+                        "hidden": dealt - len(cards), "stake": h.committed[i],
+                        "net": h.result.nets[i] if h.result else 0})
+    return players
+
+
+def _step(row: PracticeHand, step: int, decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hand after its action ``step`` (0 = the deal) with every dealt card face up."""
+    game = table_store.replayed(row, step + 1)
+    h = game.hand
+    assert h is not None
+    return {**step_links(step, len(row.log) - 1), "seats": _players(game, every_card=True),
             "log": hand_log(game, h, lambda i: display_name(game, i), True),
             # the graded decision taken at the next action, if it is the learner's
             "decision": next((d for d in decisions if d["step"] == step + 1), None)}
@@ -198,50 +211,97 @@ def export_hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     return response
 
 
-@require_GET
-def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> HttpResponse:
-    """再来一次: decision ``k`` of hand ``number`` again, with what the learner saw then;
-    ``?pick=j`` grades option ``j`` from the stored figures."""
+def _retry_context(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
+                   ) -> tuple[dict[str, Any], Game, int]:
+    """What 再来一次 shows of decision ``k`` (what the learner saw then), the table then,
+    and the opening 发招."""
     table = _hand(request, table_id, number)
     data = _review(table, number)
     if not 0 <= k < len(data["decisions"]):
         raise Http404("no such decision")
     d = _figures({**data["decisions"][k], "opening": data["opening"], "index": k})
-    row = table.hands.get(number=number)
-    game = Game.from_dict(row.start)
-    for raw in row.log[:d["step"]]:
-        game.apply(Action.from_dict(raw))
+    game = table_store.replayed(table.hands.get(number=number), d["step"])
     h = game.hand
     assert h is not None
-    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN,
-              "cards": [card_by_label(c) for c in game.visible_cards(i, coach.HUMAN)],
-              "hidden": game.dealt(i) - len(game.visible_cards(i, coach.HUMAN)),
-              "stake": h.committed[i], "folded": h.folded[i]} for i in h.order]
-    context: dict[str, Any] = {"table": table, "number": number, "d": d, "seats": seats,
-                               "log": hand_log(game, h, lambda i: display_name(game, i), False),
-                               "picked": None, "error": None}
-    status = 200
-    if "pick" in request.GET:
-        raw = request.GET["pick"]
-        if not raw.isdigit() or int(raw) >= len(d["options"]):
-            context["error"] = _("请从下面的选项里选一个")
-            status = 400
-        else:
-            j = int(raw)
-            mine, top = d["options"][j], d["options"][d["best"]]
-            loss = top["ev"] - mine["ev"]
-            se = (d["loss_stderr"] if j == d["chosen"]
-                  else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
-            verdict = grade(loss, se, data["opening"])
-            context["picked"] = {"option": mine, "loss": loss, "se": se,
-                                 "grade": verdict, "gloss": gloss(verdict),
-                                 "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se,
-                                             "grade": verdict},
-                                            top["label"], mine["label"])}
-    context["following"] = _next_mistake(table, number, k)
-    fragment = getattr(request, "htmx", False) and "pick" in request.GET
+    seats = _players(game, every_card=False)
+    legal = game.legal_actions(coach.HUMAN)
+    context: dict[str, Any] = {
+        "table": table, "number": number, "d": d, "seats": seats,
+        "log": hand_log(game, h, lambda i: display_name(game, i), False),
+        "picked": None, "error": None, "following": _next_mistake(table, number, k),
+        "raise_range": (None if legal.min_raise is None
+                        else (legal.min_raise, legal.max_raise))}
+    return context, game, data["opening"]
+
+
+def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
+    """Option ``j`` of a stored decision graded from the stored figures."""
+    mine, top = d["options"][j], d["options"][d["best"]]
+    loss = top["ev"] - mine["ev"]
+    se = (d["loss_stderr"] if j == d["chosen"]
+          else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
+    verdict = grade(loss, se, opening)
+    return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
+            "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se, "grade": verdict},
+                       top["label"], mine["label"])}
+
+
+def _answer(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
+    fragment = getattr(request, "htmx", False)
     return render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
                   context, status=status)
+
+
+@require_GET
+def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> HttpResponse:
+    """再来一次: decision ``k`` of hand ``number`` again, with what the learner saw then;
+    ``?pick=j`` grades option ``j`` from the stored figures."""
+    context, _game, opening = _retry_context(request, table_id, number, k)
+    d = context["d"]
+    if "pick" not in request.GET:
+        return render(request, "coach/retry.html", context)
+    raw = request.GET["pick"]
+    if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(d["options"]):
+        context["error"] = _("请从下面的选项里选一个")
+        return _answer(request, context, 400)
+    context["picked"] = _picked(d, int(raw), opening)
+    return _answer(request, context, 200)
+
+
+BETS = ("raise", "tuo", "qiao")
+
+
+@require_GET
+def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
+                ) -> HttpResponse:
+    """再来一次 with a 返 to the learner's own amount (``?amount=N``, within the legal
+    limits): graded from the stored figures when the review priced that amount, else the
+    decision is priced again with it among the alternatives (:func:`tutorial.coach.reprice`,
+    a few seconds).  A bad amount: the message, 400, nothing stored."""
+    context, game, opening = _retry_context(request, table_id, number, k)
+    d = context["d"]
+    raw = request.GET.get("amount", "").strip()
+    context["amount"] = raw
+    if not (raw.isascii() and raw.isdigit()):
+        context["error"] = _("返到多少要写一个整数")
+        return _answer(request, context, 400)
+    try:
+        action = game.verify(Action(Act.RAISE, coach.HUMAN, int(raw)))
+    except ActionError as e:
+        context["error"] = error_message(e)
+        return _answer(request, context, 400)
+    same = next((j for j, o in enumerate(d["options"])
+                 if o["kind"] in BETS and o.get("amount") == action.amount), None)
+    if same is not None:
+        context["picked"] = _picked(d, same, opening)
+        return _answer(request, context, 200)
+    fresh = _figures({**coach.reprice(context["table"], number, k, game, action),
+                      "opening": opening, "index": k, "step": d["step"]})
+    context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
+                         "se": fresh["loss_stderr"], "grade": fresh["grade"],
+                         "gloss": fresh["gloss"], "why": fresh["why"]}
+    context["answer_options"] = fresh["options"]
+    return _answer(request, context, 200)
 
 
 def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] | None:
@@ -259,21 +319,29 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
-    """Every table of this visitor with reviewed hands: progress across sessions."""
+    """Every table of this visitor with finished hands, oldest first, with the figures of
+    its reviewed hands: progress across sessions."""
     owner = request.session.session_key
-    rows = HandReview.objects.filter(table__owner=owner).order_by("table__created", "number")
+    if owner is None:
+        return []
+    tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
+              .filter(finished__gt=0).order_by("created"))
     by_table: dict[uuid.UUID, list[dict[str, Any]]] = {}
-    created = {}
-    for row in rows.select_related("table"):
+    for row in HandReview.objects.filter(table__owner=owner).order_by("number"):
         by_table.setdefault(row.table_id, []).append(row.data)
-        created[row.table_id] = row.table.created
     out = []
-    for tid, reviews in by_table.items():
-        r = coach.report(reviews)
-        lost = sum(r["lost"].values())
-        out.append({"id": tid, "created": created[tid], "hands": r["hands"], "chips": r["chips"],
-                    "adjusted": r["adjusted"], "lost_per_hand": lost / max(1, r["hands"])})
+    for t in tables:
+        r = coach.report(by_table.get(t.id, []))
+        out.append({"id": t.id, "created": t.created, "finished": t.finished,
+                    "hands": r["hands"], "chips": r["chips"], "adjusted": r["adjusted"],
+                    "lost_per_hand": sum(r["lost"].values()) / max(1, r["hands"])})
     return out
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """The coach's own page: what it does, the switch, and the visitor's sessions."""
+    return render(request, "coach/index.html", {"sessions": _sessions(request)})
 
 
 @require_GET
@@ -308,6 +376,7 @@ def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 
 
 urlpatterns = [
+    path("", index, name="coach"),
     path("switch", switch, name="coach-switch"),
     path("<uuid:table_id>/<int:number>/summary", summary, name="coach-summary"),
     path("<uuid:table_id>/", report_page, name="coach-report"),
@@ -315,4 +384,6 @@ urlpatterns = [
     path("<uuid:table_id>/<int:number>/", review_page, name="coach-review"),
     path("<uuid:table_id>/<int:number>/hand.json", export_hand, name="coach-export"),
     path("<uuid:table_id>/<int:number>/retry/<int:k>/", retry, name="coach-retry"),
+    path("<uuid:table_id>/<int:number>/retry/<int:k>/raise", retry_raise,
+         name="coach-retry-raise"),
 ]

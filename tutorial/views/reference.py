@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.http import urlencode
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
@@ -101,14 +101,14 @@ FILTER_LABELS: dict[str, Promise] = {
 }
 
 SOURCE_LABELS: dict[str, Promise] = {
-    "000": _("旋经"),
-    "004": _("旋经（旧本）"),
+    "000": _("《旋经》"),
+    "004": _("《旋经》旧本"),
     "002": _("扯旋 app 规则页（002）"),
     "003": _("扯旋游戏介绍页（003）"),
 }
 
 RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("旋经规则（默认）"),
+    "xuanjing": _("《旋经》规则（默认）"),
     "app": _("app 规则（有地王）"),
 }
 
@@ -127,10 +127,7 @@ def source_labels(sources: Sequence[str]) -> list[dict[str, str]]:
 
 def gloss(name: str) -> str:
     """A short English gloss of a pair name (empty in Chinese or when there is none)."""
-    if not (get_language() or "").startswith("en"):
-        return ""
-    text = pgettext("pair name gloss", name)
-    return "" if text == name else text
+    return glossary.pair_gloss(name) if (get_language() or "").startswith("en") else ""
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -399,7 +396,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "丁丁配大鬼叫丁二皇，是最大的一组，连天牌一对也比它小。丁丁和大鬼整副牌各只有"
-                "一张，所以一局里最多只有一个人能拿到丁二皇。"
+                "一张，所以一手牌里最多只有一个人能拿到丁二皇。"
             )
         )
     elif cat is Category.PAIR:
@@ -426,7 +423,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         out.append(
             gettext(
                 "按 app 规则，地牌配黑9叫地王，排在天九王之下、天杠之上。"
-                "按旋经规则它只是一点（地九王），是一点里最大的。"
+                "按《旋经》规则它只是一点（地九王），是一点里最大的。"
             )
         )
     elif cat in (Category.TIANGANG, Category.DIGANG):
@@ -723,6 +720,135 @@ def rules_compare_page(request: HttpRequest) -> HttpResponse:
 
 
 @dataclass(frozen=True)
+class AppDifference:
+    """One row of the differences: a point of the rules, and what the 旋经, the app's rules
+    page (002) and the game's introduction page (003) say about it."""
+
+    anchor: str
+    point: Promise
+    xuanjing: Promise | str
+    app: Promise | str
+    intro: Promise | str
+
+
+def _app_differences() -> list[AppDifference]:
+    xj = PRESETS["xuanjing"]
+    escalating = xj.with_options(mango="escalating")
+
+    def factor(kind: Mango, nth: int) -> int:
+        return mango_amount(escalating, kind, nth) // xj.stakes.pi
+
+    return [
+        AppDifference(
+            "seats", _("人数"),
+            _("两到八人"),
+            _("没说"),
+            _("两到六人"),
+        ),
+        AppDifference(
+            "face-up", _("第三、四张牌"),
+            _("第三张翻开发；第四张扣着发，各人自己串开（串牌）"),
+            _("每位玩家最多 4 张牌，分三轮发：先两张暗牌，后两轮各一张明牌；没有串牌"),
+            _("两张都翻开发（明牌），没有串牌"),
+        ),
+        AppDifference(
+            "opening", _("开局"),
+            gettext("每人押 %(pi)s 的皮；挡家必须先发招 %(opening)s") % {
+                "pi": xj.stakes.pi, "opening": xj.stakes.opening},
+            _("底皮自动投入，没有必须先下的一注"),
+            _("先定簸簸数，再押底皮，没有必须先下的一注"),
+        ),
+        AppDifference(
+            "first-speaker", _("谁先说话"),
+            _("第一轮挡家发招、挡家的下家先表态；后两轮明牌单张最大的人先说话"),
+            _("每一轮都从庄家开始，按逆时针轮流"),
+            _("从庄家的下一家开始，按逆时针轮流"),
+        ),
+        AppDifference(
+            "raise", _("加注下限"),
+            gettext("返招至少到现在的两倍，也不低于 %(floor)s；拖是正好两倍") % {
+                "floor": xj.stakes.raise_floor},
+            _("没说下限：“大”是在跟平的基础上再多投一笔，数目自己选"),
+            _("没说下限：“大”就是比别人放得多，不超过簸簸数"),
+        ),
+        AppDifference(
+            "zhoumang", _("第一轮一注把人全吓跑"),
+            _("揍芒：这个人吃所有的皮，下一手其余的人每人丢一份芒果"),
+            _("皱芒：“大”或“敲”的人吃底皮和丢牌的人投进去的注，也算赢家，可以吃芒果池；芒果照越"
+              "打越多的数交"),
+            _("没说"),
+        ),
+        AppDifference(
+            "xiumang", _("一轮里人人都休"),
+            _("休过河，这一手不算输赢；下一手打休芒，每人丢一份芒果"),
+            _("休芒：照越打越多的数交芒果"),
+            _("这一局平局，没有输赢；没提芒果"),
+        ),
+        AppDifference(
+            "mango-amounts", _("芒果交多少"),
+            gettext("每次一样多（“%(name)s”每人 %(m)s）") % {
+                "name": xj.stakes.name, "m": xj.stakes.mango},
+            gettext("按底皮的倍数越打越多：第一次皱芒 %(z)s 倍、休芒 %(x)s 倍，第二次 %(s)s 倍，"
+                    "第三次起 %(t)s 倍") % {
+                "z": factor(Mango.ZOU, 1), "x": factor(Mango.XIU, 1),
+                "s": factor(Mango.XIU, 2), "t": factor(Mango.XIU, 3)},
+            _("没说"),
+        ),
+        AppDifference(
+            "mango-end", _("散场时的芒果"),
+            _("到了说好的时间，再打最后一圈（圈芒），每手每人都丢芒果"),
+            _("没有下一局或中途解散房间，芒果池由在桌的人平分"),
+            _("没说"),
+        ),
+        AppDifference(
+            "mango-winner", _("芒果归谁"),
+            _("打芒果那一手吃皮的人（那一手没人吃皮就留到下一手，这是本站的规定，《旋经》没说）"),
+            _("尾牌最大的人独得芒果分；皱芒时“大”或“敲”的人算赢家，也能吃；这一局没有赢家就累积"
+              "到下一局"),
+            _("没说"),
+        ),
+        AppDifference(
+            "sanhua", _("三花"),
+            _("没有三花"),
+            _("有三花十、三花六的人可以选“三花摊牌”，这一局不输不赢"),
+            _("拿到三花十或三花六，这一局不输也不赢"),
+        ),
+        AppDifference(
+            "diwang", _("地牌配黑9"),
+            _("地九王，只算一点（一点里最大）"),
+            _("地王，排在天王（天九王）之下、天杠之上"),
+            _("没提"),
+        ),
+        AppDifference(
+            "compare", _("比牌"),
+            _("头比头、尾比尾；两组都大或一大一平是吃，一大一小或两组都平是走"),
+            _("和《旋经》一样，还说“先比尾牌，后比头牌”"),
+            _("头和尾都大或一平一大就赢，都小就输，一大一小是平"),
+        ),
+        AppDifference(
+            "settle-order", _("算账顺序"),
+            _("以两家里钵钵少的一方为准；打走时，比小的那组，谁的大谁吃皮（《旋经》管小的那组叫"
+              "头）"),
+            _("尾大吃皮：按尾排队，尾最大的先结算，再轮到第二大的"),
+            _("尾大吃皮，和 002 一样；但“输赢比较”一节又说先按头牌排先后（见下文）"),
+        ),
+        AppDifference(
+            "scoring", _("记分"),
+            _("按分算输赢，建议打积分制（见规则页）"),
+            _("没说"),
+            _("网上按银子算输赢，另记积分：按桌上各人的银子定底注，按等级定基本积分；输的积分 = "
+              "输的银子 ÷ 底注 × 基本积分，赢家按各自赢的银子分这些积分，每赢一局荣誉值加 1"),
+        ),
+        AppDifference(
+            "timeout", _("超时和逃跑"),
+            _("不涉及（面对面打）"),
+            _("没说"),
+            _("限时内不说话就自动丢牌；逃跑的人要赔上桌上所有已下的注，其余的人拿回自己的注"),
+        ),
+    ]
+
+
+@dataclass(frozen=True)
 class AppWord:
     """One word of the app texts (002, 003) and the site's word for it."""
 
@@ -765,8 +891,8 @@ def _app_words() -> list[AppWord]:
         AppWord("zhoumang", "皱芒", "002", "揍芒", f"{rules}#term-zoumang",
                 _("同一种情况（第一轮一注把人全吓跑），叫法不同，交的数也不同。")),
         AppWord("mangguochi", "芒果分 · 芒果池", "002", "芒果", f"{rules}#mango",
-                _("锅里攒着的芒果。")),
-        AppWord("tanpai", "三花摊牌", "002", "亮三花", f"{rules}#split"),
+                _("攒在桌子中间、还没人吃走的芒果。")),
+        AppWord("tanpai", "三花摊牌", "002", "报三花", f"{rules}#split"),
         AppWord("sanpai", "散牌", "002、003", "点子", reverse("rules_compare") + "#points",
                 _("不是特殊牌型的一组，按点数比。")),
         AppWord("dinghuang", "丁皇", "003", "丁二皇", reverse("pair_detail", args=["R3-JK"])),
@@ -784,22 +910,5 @@ def _app_words() -> list[AppWord]:
 @visitor_independent
 def rules_app_page(request: HttpRequest) -> HttpResponse:
     """How the two app texts (002, 003) differ from the 旋经, and their words."""
-    xj = PRESETS["xuanjing"]
-    escalating = xj.with_options(mango="escalating")
-    pi = xj.stakes.pi
-
-    def factor(kind: Mango, nth: int) -> int:
-        return mango_amount(escalating, kind, nth) // pi
-
-    context = {
-        "xj": xj,
-        "app": get_rules("app"),
-        "mango": {
-            "zou1": factor(Mango.ZOU, 1),
-            "xiu1": factor(Mango.XIU, 1),
-            "second": factor(Mango.XIU, 2),
-            "third": factor(Mango.XIU, 3),
-        },
-        "words": _app_words(),
-    }
+    context = {"app": get_rules("app"), "differences": _app_differences(), "words": _app_words()}
     return render(request, "reference/rules_app.html", context)

@@ -53,10 +53,10 @@ from tutorial.views.calc import is_htmx
 
 RULES_NAMES = ("xuanjing", "app")
 RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("旋经规则（默认）"),
+    "xuanjing": _("《旋经》规则（默认）"),
     "app": _("app 规则（有地王）"),
 }
-RULES_SHORT: dict[str, Promise] = {"xuanjing": _("旋经规则"), "app": _("app 规则")}
+RULES_SHORT: dict[str, Promise] = {"xuanjing": _("《旋经》规则"), "app": _("app 规则")}
 SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
 EXAMPLE_HAND = "RQ R6 R7 B9"
 THUMB_HAND = "RQ R2 B10 R10"  # the rule of thumb's example: 天十二 / 地十二, not 天地公子 / 双花十
@@ -260,7 +260,7 @@ def why(advice: Advice, rules_name: str) -> str:
             return gettext("这手牌头最大的分法就是最好的分法，另有一种分法和它一样好。")
         return gettext(
             "这手牌头最大的分法就是最好的分法：换成别的分法，头变小了，尾补回来的不够，"
-            "每次亮牌平均至少少赢 %(d)s。"
+            "每次亮牌平均要少赢 %(d)s 或更多。"
         ) % {"d": f"{margin:.3f}"}
     bh, bt = _group_view(best.split.head, rules_name), _group_view(best.split.tail, rules_name)
     nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)

@@ -1,0 +1,101 @@
+"""再来一次 with any legal action (issue 14 §3): a 返 to the learner's own amount priced
+and graded (tutorial/views/coach.py retry_raise), bad amounts refused — client tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from engine.game import Act, Action
+from engine.review import retry
+from tests.coach_hands import coached
+from tests.tables import table_of
+from tutorial import coach
+from tutorial.models_coach import HandReview
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> tuple[Client, str]:
+    return coached(monkeypatch, hands=1)
+
+
+def limits(client: Client, tid: str) -> tuple[int, int, dict[str, Any]]:
+    """The legal 返 range of decision 0 of hand 1 as the retry page offers it."""
+    html = client.get(f"/coach/{tid}/1/retry/0/").content.decode()
+    found = re.search(r'name="amount"[^>]*min="(\d+)" max="(\d+)"', html)
+    assert found, "the decision offers a 返 of one's own amount"
+    data = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data
+    return int(found[1]), int(found[2]), data["decisions"][0]
+
+
+def test_a_raise_of_ones_own_amount_is_priced_and_graded(played: tuple[Client, str]) -> None:
+    client, tid = played
+    low, high, d = limits(client, tid)
+    priced = {o.get("amount") for o in d["options"]}
+    amount = next(a for a in range(low, high) if a not in priced)
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount})
+    assert r.status_code == 200
+    html = r.content.decode()
+    export = coach.export(table_of(f"/table/{tid}/"), 1)
+    again = retry(export["config"], export["log"], 0, 0, Action(Act.RAISE, 0, amount), 40)
+    mine = again.options[again.chosen]
+    assert mine.action.amount == amount and mine.stderr > 0
+    assert f"你选了“返 {amount}”" in html and again.grade in html
+    assert f"<th scope=\"row\">返 {amount}</th><td>{mine.ev:.1f}</td>" in html
+    assert "重新算的" in html
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "<html" not in r.content.decode()
+    assert f"返 {amount}" in r.content.decode()
+
+
+def test_an_amount_the_review_priced_is_graded_from_the_stored_figures(
+        played: tuple[Client, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    client, tid = played
+    low, _high, d = limits(client, tid)
+    assert any(o.get("amount") == low and o["kind"] == "raise" for o in d["options"])
+    monkeypatch.setattr("tutorial.coach.reprice", lambda *a: pytest.fail("priced again"))
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low})
+    assert r.status_code == 200 and f"你选了“返 {low}”" in r.content.decode()
+
+
+@pytest.mark.parametrize(("amount", "message"), [
+    ("", "返到多少要写一个整数"), ("x", "返到多少要写一个整数"), ("3.5", "返到多少要写一个整数"),
+    ("-4", "返到多少要写一个整数"), ("²", "返到多少要写一个整数"), ("1", "返招至少要到"),
+    ("99999999999999999999", "不能超过你的")])
+def test_a_bad_amount_is_refused_and_changes_nothing(played: tuple[Client, str], amount: str,
+                                                    message: str) -> None:
+    client, tid = played
+    limits(client, tid)
+    before = list(HandReview.objects.values_list("number", "data"))
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount})
+    assert r.status_code == 400 and message in r.content.decode()
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 400 and 'role="alert"' in r.content.decode()
+    assert list(HandReview.objects.values_list("number", "data")) == before
+
+
+def test_a_pick_in_other_digits_is_refused(played: tuple[Client, str]) -> None:
+    client, tid = played
+    r = client.get(f"/coach/{tid}/1/retry/0/", {"pick": "²"})
+    assert r.status_code == 400 and "请从下面的选项里选一个" in r.content.decode()
+
+
+def test_english(played: tuple[Client, str]) -> None:
+    client, tid = played
+    low, high, d = limits(client, tid)
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/coach/{tid}/1/retry/0/").content.decode()
+    assert "Or raise (返) to an amount of your own" in html
+    assert f"Any amount from {low} to {high}" in html
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": "x"})
+    assert r.status_code == 400 and "Write the amount to raise to" in r.content.decode()
+    from tests.english import game_terms, untranslated
+    priced = {o.get("amount") for o in d["options"]}
+    amount = next(a for a in range(low, high) if a not in priced)
+    html = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}).content.decode()
+    assert "priced afresh" in html and untranslated(html, game_terms()) == []

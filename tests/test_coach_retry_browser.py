@@ -1,0 +1,85 @@
+"""再来一次 with a 返 of one's own amount in a real browser: htmx swaps the graded answer
+(Chinese, desktop; English, phone), a refused amount shows its message, and the form
+works without JavaScript. Screenshots and axe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.coach_hands import coached
+from tests.test_coach_browser import own
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """One hand played through the views; (table id, the owner's session cookie)."""
+    client, tid = coached(monkeypatch, 1, 60)
+    return tid, client.cookies["sessionid"].value
+
+
+def own_amount(page: Any) -> int:
+    """An amount the review did not price (one above the minimum 返)."""
+    low = int(page.locator("#raise-amount").get_attribute("min"))
+    high = int(page.locator("#raise-amount").get_attribute("max"))
+    assert low + 1 < min(2 * low, high)
+    return low + 1
+
+
+@pytest.mark.allow_http_errors
+def test_own_raise_with_htmx(live_server: Any, browser_page: Any, table: tuple[str, str],
+                             screenshot: Any, axe: Any) -> None:
+    tid, cookie = table
+    page = browser_page
+    own(page, live_server, cookie)
+    url = f"{live_server.url}/coach/{tid}/1/retry/0/"
+    page.goto(url)
+    axe(page)
+    amount = own_amount(page)
+    page.get_by_label("或者返到你自己定的数").fill(str(amount))
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}", timeout=60000)
+    expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount}")
+    expect(page.locator("#answer .coach-why")).to_contain_text("赢的机会约")
+    expect(page).to_have_url(url)  # swapped, not loaded
+    axe(page)
+    screenshot(page, "coach-retry-raise-zh")
+    # past the browser's own checks, the server's refusal is swapped in with its message
+    page.locator("#raise-amount").evaluate("e => { e.removeAttribute('min'); }")
+    page.get_by_label("或者返到你自己定的数").fill("1")
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page.locator("#answer [role=alert]")).to_contain_text("返招至少要到")
+    expect(page.locator("#answer .coach-verdict")).to_have_count(0)
+    axe(page)
+
+
+def test_own_raise_english_phone(live_server: Any, phone_page: Any, table: tuple[str, str],
+                                 screenshot: Any, axe: Any) -> None:
+    tid, cookie = table
+    page = phone_page
+    own(page, live_server, cookie, "en")
+    page.goto(f"{live_server.url}/coach/{tid}/1/retry/0/")
+    amount = own_amount(page)
+    page.get_by_label("Or raise (返) to an amount of your own").fill(str(amount))
+    page.get_by_role("button", name="Raise to this").click()
+    expect(page.locator("#answer .coach-verdict")).to_contain_text("You chose", timeout=60000)
+    expect(page.locator("#answer")).to_contain_text("priced afresh")
+    axe(page)
+    screenshot(page, "coach-retry-raise-en-phone")
+
+
+def test_own_raise_without_javascript(live_server: Any, nojs_page: Any,
+                                      table: tuple[str, str]) -> None:
+    tid, cookie = table
+    page = nojs_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/1/retry/0/")
+    amount = own_amount(page)
+    page.get_by_label("或者返到你自己定的数").fill(str(amount))
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/raise?amount={amount}")
+    expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}")
