@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from engine.cards import DECK
 from engine.game import (
@@ -167,18 +167,21 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
 
 
 def stored(table: PracticeTable, number: int) -> dict[str, Any]:
-    """The review of hand ``number``, computed on the first request and then read."""
+    """The review of hand ``number``, computed on the first request and then read.
+
+    Parallel first requests may each compute it (the figures are the same: fixed seeds),
+    but only the first stores its row; every request answers with the stored row."""
     row = HandReview.objects.filter(table=table, number=number).first()
     if row is not None and row.data.get("version") == VERSION:
         return dict(row.data)
     data = compute(table, number)
-    try:
-        with transaction.atomic():
-            HandReview.objects.update_or_create(table=table, number=number,
-                                                defaults={"data": data})
-    except IntegrityError:  # a parallel request stored it first: the same figures
-        pass
-    return data
+    with transaction.atomic():
+        row, created = HandReview.objects.select_for_update().get_or_create(
+            table=table, number=number, defaults={"data": data})
+        if not created and row.data.get("version") != VERSION:  # an older shape
+            row.data = data
+            row.save(update_fields=["data"])
+    return dict(row.data)
 
 
 def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Action
