@@ -171,7 +171,7 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
     html = unlinked(client.get(url).content.decode())
     assert "跟到现在的注 3" in html and "不要了，输掉已下的 1" in html
     group = re.search(r'<p class="seat__group">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
-    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans">天九王</a>' in group
+    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans" data-group="RQ-B9">天九王</a>' in group
     assert re.fullmatch(r"你的两张暗牌：天九王（第 \d+ 大）", re.sub(r"<[^>]+>", "", group))
     assert html.count("seat__hole-mark") == 2  # the learner's two face-down cards
     assert '<span class="board__phase">第一轮</span>' in html
