@@ -12,10 +12,13 @@ import re
 from html.parser import HTMLParser
 from typing import ClassVar
 
-from engine import ALL_GROUPS, KINDS, Category
+from django.utils import translation
+
+from engine import ALL_GROUPS, KINDS, Category, Group
 from engine.cards import SingleClass
 from engine.mango import Mango
 from engine.rules import STAKES
+from tutorial.glossary import group_name
 
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 GLOSSARY = """
@@ -25,7 +28,7 @@ GLOSSARY = """
 下腰牌 杂牌 尾大吃皮 积分制 起头 扫尾 甲 乙 丙 丁 一对 点数
 串头子 串花子 串路子 串边子 组合串 上家 下家 唤醒 睡觉 睡着了 躺死了 打鸡打起走了 打鸡遭逮到了
 发了一圈牌 暗牌 明牌 保底 上四对 中三牌 下腰牌 比赛 走路 死了 掉了 唤醒了
-挖心 吃整龙心肺 定了 丢芒果
+挖心 吃整龙心肺 定了 丢芒果 点子
 庄家 莊家 底皮 簸簸 簸簸数 大 跟 丢 丟 发话 發話 三花摊牌 皱芒 芒果池 芒果分 散牌 丁皇 天王 奶狗
 虎头 头牌 尾牌 比牌 地王 地九王 天官九 黑五 对子
 打旋儿 扯旋儿 旋儿 崇庆县 崇州 骨牌 金钵 银钵 聚宝盆 小来来
@@ -117,3 +120,28 @@ def unlinked(html: str) -> str:
     """``html`` without the glossary's first-use links (tutorial/glossary.py), for tests
     that look for a sentence of a page: the words stay, the ``<a class="term">`` goes."""
     return _TERM_LINK.sub(r"\1", html)
+
+
+def main_text(html: str) -> str:
+    """The words of a page's ``<main>`` (or of a fragment), tags dropped, spaces folded."""
+    main = html.split('<main', 1)[-1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", main))
+
+
+def glossed_once(html: str, groups: set[Group]) -> None:
+    """On an English page, each group's name at its first use is followed by "(pinyin,
+    gloss)" (or, when the name stands in brackets, "pinyin, gloss)"); the gloss is given
+    once."""
+    words = main_text(html)
+    assert groups
+    for group in groups:
+        name = group.display_name()
+        with translation.override("en"):
+            pinyin, gloss = group_name(group)
+        assert pinyin and gloss, name
+        first = re.search(rf"(?<![\u3400-\u9fff]){name}(?![\u3400-\u9fff])", words)
+        assert first is not None, name
+        after = words[first.end():]
+        assert after.startswith((f" ({pinyin}, {gloss})", f" {pinyin}, {gloss})")), \
+            (name, after[:60])
+        assert words.count(f"{pinyin}, {gloss}") == 1, name

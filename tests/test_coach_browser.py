@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
-from engine.review import review
-from tests.coach_hands import play_hands
+from tests.coach_hands import coached
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,11 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def table(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     """Two hands played through the views; (table id, the owner's session cookie)."""
-    monkeypatch.setattr("tutorial.coach.review",
-                        lambda config, log, seat, worlds: review(config, log, seat, 60))
-    client = Client()
-    t = play_hands(client, monkeypatch, 11, 2)
-    return str(t.id), client.cookies["sessionid"].value
+    client, tid = coached(monkeypatch, 2, 60)
+    return tid, client.cookies["sessionid"].value
 
 
 def own(page: Any, live_server: Any, cookie: str, lang: str = "zh-hans") -> None:

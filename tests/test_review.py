@@ -173,10 +173,11 @@ def test_cli_bad_input_exits_2_with_one_line(bad: str) -> None:
     assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
-def test_an_unbeatable_hand_never_prices_below_folding() -> None:
-    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
-    error, and betting it beats giving up."""
-    for seed in range(40):
+def unbeatable_spot(seeds: int) -> Game:
+    """The learner (seat 0) holding 丁二皇 with 天对, to act in round 3 (all four cards
+    seen): the first of ``seeds`` seeds whose bots let the hand get there, or the test
+    is skipped."""
+    for seed in range(seeds):
         game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
         game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "RQ", "R3", "JK"]})))
         rng = random.Random(seed)
@@ -187,9 +188,14 @@ def test_an_unbeatable_hand_never_prices_below_folding() -> None:
             game.apply(bot_action(game, actor, rng) if actor else Action(
                 Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
         if game.phase is Phase.BETTING:
-            break
-    else:
-        pytest.skip("no seed reached round 3")
+            return game
+    pytest.skip("no seed reached round 3")
+
+
+def test_an_unbeatable_hand_never_prices_below_folding() -> None:
+    """丁二皇 with 天对 wins every showdown: no option may be priced below 甩 beyond the
+    error, and betting it beats giving up."""
+    game = unbeatable_spot(40)
     decision = price_decision(game, worlds=60, seed=3)
     fold = decision.options[0]
     for option in decision.options[1:]:

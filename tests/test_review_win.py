@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from engine.bots import bot_action, choose_split
-from engine.game import Act, Action, Game, Phase
+from engine.bots import choose_split
+from engine.game import Action, Game, Phase
 from engine.review import price_decision
-from tests.test_review import consistent_worlds, spot
+from tests.test_review import consistent_worlds, spot, unbeatable_spot
 
 
 def rejection_win(start: Game, now: Game, past: list[Action], tries: int, seed: int
@@ -54,20 +54,7 @@ def test_win_rate_agrees_with_rejection_sampling(seed: int) -> None:
 def test_an_unbeatable_hand_always_wins() -> None:
     """丁二皇 with 天对 (all four cards seen in round 3) beats every other hand both ways:
     it wins every showdown, exactly."""
-    for seed in range(20):
-        game = Game.new([("you", None), ("a", "strong"), ("b", "strong")], seed=seed, dealer=2)
-        game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "RQ", "R3", "JK"]})))
-        rng = random.Random(seed)
-        while game.phase is Phase.BETTING and not (game.to_act == 0 and game.hand is not None
-                                                   and game.hand.round == 3):
-            actor = game.to_act
-            assert actor is not None
-            game.apply(bot_action(game, actor, rng) if actor else Action(
-                Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, 0))
-        if game.phase is Phase.BETTING:
-            break
-    else:
-        pytest.skip("no seed reached round 3")
+    game = unbeatable_spot(20)
     decision = price_decision(game, worlds=30, seed=1)
     assert decision.win == 1.0 and decision.win_stderr == 0.0
 

@@ -4,7 +4,8 @@ Used by the settlement calculator (``/calc/``) and reusable by any page that sho
 a settled hand (walkthroughs, the table).  Every function takes the engine's
 ``Settlement`` plus the ``Seat`` list it was computed from, and returns
 ``SafeString`` lines (HTML-escaped, group names wrapped in ``<span lang="zh-Hans">``
-so English pages keep the Chinese names readable by screen readers)::
+(``tutorial.glossary.group_html``) so English pages keep the Chinese names readable by
+screen readers and gloss their first use)::
 
     from engine import Seat, settle
     from tutorial.explain import explain
@@ -40,6 +41,7 @@ from engine.groups import Group
 from engine.hands import Outcome
 from engine.rules import Rules
 from engine.settle import Seat, Settlement, Transfer
+from tutorial.glossary import group_html
 
 __all__ = [
     "Explanation",
@@ -74,11 +76,6 @@ def plain(line: str) -> str:
     return strip_tags(line)
 
 
-def group_html(group: Group) -> SafeString:
-    """A group's Chinese name (or "七点" when it has none) in a ``lang`` span."""
-    return format_html('<span lang="zh-Hans">{}</span>', group.display_name())
-
-
 def _name(name: str) -> SafeString:
     return format_html('<b class="who">{}</b>', name)
 
@@ -89,12 +86,23 @@ def _fmt(template: str, **values: object) -> SafeString:
     wrapped in ``lang="zh-Hans"`` so screen readers switch voice."""
     html = format_html(template, **values)
     if (get_language() or "").startswith("zh"):
-        return html
+        return tighten(html)
     return mark_safe(_tag_chinese(html))  # built from escaped parts above
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+")
-_TAGS = re.compile(r'(<span lang="zh-Hans">.*?</span>|<[^>]+>)')
+_ZH_CHAR = r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
+_ZH_GAP = re.compile(rf"(?<={_ZH_CHAR})((?:<[^>]+>)*) ((?:<[^>]+>)*)(?={_ZH_CHAR})")
+
+
+def tighten(html: SafeString) -> SafeString:
+    """Chinese runs on without spaces: the space a sentence template keeps around a
+    field (a name, a group) goes where Chinese meets Chinese, tags in between or not
+    (甲 吃 乙 → 甲吃乙); next to a number or a Latin letter it stays (甲 10, a 吃 b)."""
+    return mark_safe(_ZH_GAP.sub(r"\1\2", html))  # only spaces removed from safe HTML
+
+
+_TAGS = re.compile(r'(<span lang="zh-Hans"[^>]*>.*?</span>|<[^>]+>)')
 
 
 def _tag_chinese(html: str) -> str:
@@ -115,7 +123,7 @@ def hand_line(seat: Seat, rules: Rules) -> SafeString:
                                                              seat.sanhua),
                     stake=seat.stake)
     assert seat.split is not None
-    return _fmt(_("{who} 下了 {stake}：头 {head}，尾 {tail}。"), who=_name(seat.name),
+    return _fmt(_("{who} 下了 {stake}：头是 {head}，尾是 {tail}。"), who=_name(seat.name),
                 stake=seat.stake, head=group_html(seat.split.head),
                 tail=group_html(seat.split.tail))
 

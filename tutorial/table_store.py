@@ -61,6 +61,15 @@ def history(table: PracticeTable) -> list[Hand]:
     return [hand_from_dict(row.hand) for row in table.hands.order_by("number")]
 
 
+def replayed(row: PracticeHand, actions: int | None = None) -> Game:
+    """Finished hand ``row`` from its start through its first ``actions`` logged actions
+    (all of them when None); a log that does not replay raises what the engine raises."""
+    game = Game.from_dict(row.start)
+    for raw in row.log[:actions]:
+        game.apply(Action.from_dict(raw))
+    return game
+
+
 def full_game(table: PracticeTable) -> Game:
     """The whole session as one game: finished hands and the log from the first action
     (``replay(config, log)`` of it gives the same state).  ValueError if a hand's start

@@ -91,9 +91,8 @@ def text(message: str) -> SafeString:
 def say(key: str, **values: object) -> SafeString:
     """The sentence ``key`` of the content file, translated, fields filled (escaped)."""
     template = text(content()["texts"][key])
-    if not values:
-        return template
-    return format_html(template, **values)
+    filled = format_html(template, **values) if values else template
+    return filled if english() else explain.tighten(filled)
 
 
 def zh(text: str, gloss: str = "") -> SafeString:
@@ -115,6 +114,14 @@ def ex(line: SafeString) -> SafeString:
     if english():
         line = mark_chinese(line)
     return format_html('<span class="wt-explain">{}</span>', line)
+
+
+_ZH_COUNTS = "零一两三四五六七八九十"
+
+
+def count(n: int) -> str | int:
+    """A small head count as Chinese writes it (两家, 四个人); figures on English pages."""
+    return _ZH_COUNTS[n] if not english() and 0 <= n <= 10 else n
 
 
 def who(name: str) -> SafeString:
@@ -601,7 +608,7 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
     names = [p["name"] for p in players]
     steps: list[Step] = []
 
-    intro_paras = [say("sd_intro", n=len(players), names=join([who(n) for n in names])),
+    intro_paras = [say("sd_intro", n=count(len(players)), names=join([who(n) for n in names])),
                    words_para(exm)]
     steps.append(Step("intro", say("t_intro"), intro_paras,
                       hands=[HandView(p["name"], tuple(parse_kind(c) for c in p["cards"]))
@@ -1137,7 +1144,7 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
     steps: list[Step] = []
     first = g.upcoming_order()[0]
     steps.append(Step("seats", say("t_seats"), [
-        say("seats_intro", n=len(names), names=join([who(n) for n in names])),
+        say("seats_intro", n=count(len(names)), names=join([who(n) for n in names])),
         say("seats_stakes", preset=st.name, pi=st.pi, opening=st.opening, floor=st.raise_floor,
             mango=st.mango, pi_t=term("皮"), fa=term("发招"), mango_t=term("芒果")),
         say("seats_dealer", dealer=who(names[script["dealer"]]), dangjia=who(names[first]),

@@ -22,14 +22,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.game import Act, Action, ActionError, Game, card_by_label, hand_from_dict
+from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.review import grade
-from tutorial import coach
+from tutorial import coach, table_store
 from tutorial.models_coach import HandReview
-from tutorial.models_table import PracticeTable
+from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
-from tutorial.views.table import ACT_WORDS, _load, display_name, error_message
+from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
 
 
 def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTable:
@@ -125,16 +125,7 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     table = _hand(request, table_id, number)
     data = _review(table, number)
     row = table.hands.get(number=number)
-    hand = hand_from_dict(row.hand)
-    game = Game.from_dict(row.start)
-    end = Game.from_dict(row.start)
-    for raw in row.log:
-        end.apply(Action.from_dict(raw))
-    players = []  # the cards each player was dealt (not those a fold left in the deck)
-    for i in hand.order:
-        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
-                        "cards": [card_by_label(c) for c in hand.cards[i][:end.dealt(i)]],
-                        "folded": hand.folded[i], "net": hand.result.nets[i] if hand.result else 0})
+    players = _players(table_store.replayed(row), every_card=True)
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
                  for k, d in enumerate(data["decisions"])]
     try:
@@ -143,26 +134,35 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
         step = 0
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
-               "replay": _step(row.start, row.log, step, decisions)}
+               "replay": _step(row, step, decisions)}
     if getattr(request, "htmx", False) and "step" in request.GET:
         return render(request, "coach/review.html#replay", context)
     return render(request, "coach/review.html", context)
 
 
-def _step(start: dict[str, Any], log: list[dict[str, Any]], step: int,
-          decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The hand after its action ``step`` (0 = the deal) with every dealt card face up."""
-    game = Game.from_dict(start)
-    for raw in log[:step + 1]:
-        game.apply(Action.from_dict(raw))
+def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
+    """The hand's players as the coach's pages list them: every card each was dealt (not
+    those a fold left in the deck), or only the cards the learner saw, the others counted
+    as face down; their stake now and (once the hand is over) their net."""
     h = game.hand
     assert h is not None
-    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN, "folded": h.folded[i],
-              "cards": [card_by_label(c) for c in h.cards[i][:game.dealt(i)]],
-              "stake": h.committed[i]} for i in h.order]
-    return {"step": step, "last": len(log) - 1, "seats": seats,
-            "prev": step - 1 if step > 0 else None,
-            "next": step + 1 if step < len(log) - 1 else None,
+    players = []
+    for i in h.order:
+        dealt = game.dealt(i)
+        cards = h.cards[i][:dealt] if every_card else game.visible_cards(i, coach.HUMAN)
+        players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
+                        "folded": h.folded[i], "cards": [card_by_label(c) for c in cards],
+                        "hidden": dealt - len(cards), "stake": h.committed[i],
+                        "net": h.result.nets[i] if h.result else 0})
+    return players
+
+
+def _step(row: PracticeHand, step: int, decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The hand after its action ``step`` (0 = the deal) with every dealt card face up."""
+    game = table_store.replayed(row, step + 1)
+    h = game.hand
+    assert h is not None
+    return {**step_links(step, len(row.log) - 1), "seats": _players(game, every_card=True),
             "log": hand_log(game, h, lambda i: display_name(game, i), True),
             # the graded decision taken at the next action, if it is the learner's
             "decision": next((d for d in decisions if d["step"] == step + 1), None)}
@@ -220,16 +220,10 @@ def _retry_context(request: HttpRequest, table_id: uuid.UUID, number: int, k: in
     if not 0 <= k < len(data["decisions"]):
         raise Http404("no such decision")
     d = _figures({**data["decisions"][k], "opening": data["opening"], "index": k})
-    row = table.hands.get(number=number)
-    game = Game.from_dict(row.start)
-    for raw in row.log[:d["step"]]:
-        game.apply(Action.from_dict(raw))
+    game = table_store.replayed(table.hands.get(number=number), d["step"])
     h = game.hand
     assert h is not None
-    seats = [{"name": display_name(game, i), "me": i == coach.HUMAN,
-              "cards": [card_by_label(c) for c in game.visible_cards(i, coach.HUMAN)],
-              "hidden": game.dealt(i) - len(game.visible_cards(i, coach.HUMAN)),
-              "stake": h.committed[i], "folded": h.folded[i]} for i in h.order]
+    seats = _players(game, every_card=False)
     legal = game.legal_actions(coach.HUMAN)
     context: dict[str, Any] = {
         "table": table, "number": number, "d": d, "seats": seats,
