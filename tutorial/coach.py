@@ -188,9 +188,13 @@ def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Actio
             ) -> dict[str, Any]:
     """Decision ``k`` of hand ``number`` (``game``: the table then) priced again with
     ``action`` as the choice, by :func:`engine.review.retry` with the review's worlds and
-    seed; shaped like a stored decision.  Raises ``ActionError`` for an illegal action."""
+    seed; shaped like a stored decision.  Raises ``ActionError`` for an illegal action,
+    :class:`CoachError` if no sampled world explains the bots' actions."""
     data = export(table, number)
-    decision = retry(data["config"], data["log"], HUMAN, k, action, WORLDS)
+    try:
+        decision = retry(data["config"], data["log"], HUMAN, k, action, WORLDS)
+    except ReviewError as e:
+        raise CoachError(str(e)) from e
     return {**decision_json(decision), **_spot(game)}
 
 

@@ -295,8 +295,11 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     if same is not None:
         context["picked"] = _picked(d, same, opening)
         return _answer(request, context, 200)
-    fresh = _figures({**coach.reprice(context["table"], number, k, game, action),
-                      "opening": opening, "index": k, "step": d["step"]})
+    try:
+        priced = coach.reprice(context["table"], number, k, game, action)
+    except coach.CoachError:  # no sampled world explains the bots' actions (very rare)
+        raise Http404("this decision cannot be priced again") from None
+    fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
                          "gloss": fresh["gloss"], "why": fresh["why"]}
