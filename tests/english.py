@@ -12,10 +12,13 @@ import re
 from html.parser import HTMLParser
 from typing import ClassVar
 
-from engine import ALL_GROUPS, KINDS, Category
+from django.utils import translation
+
+from engine import ALL_GROUPS, KINDS, Category, Group
 from engine.cards import SingleClass
 from engine.mango import Mango
 from engine.rules import STAKES
+from tutorial.glossary import group_name
 
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 GLOSSARY = """
@@ -117,3 +120,28 @@ def unlinked(html: str) -> str:
     """``html`` without the glossary's first-use links (tutorial/glossary.py), for tests
     that look for a sentence of a page: the words stay, the ``<a class="term">`` goes."""
     return _TERM_LINK.sub(r"\1", html)
+
+
+def main_text(html: str) -> str:
+    """The words of a page's ``<main>`` (or of a fragment), tags dropped, spaces folded."""
+    main = html.split('<main', 1)[-1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", main))
+
+
+def glossed_once(html: str, groups: set[Group]) -> None:
+    """On an English page, each group's name at its first use is followed by "(pinyin,
+    gloss)" (or, when the name stands in brackets, "pinyin, gloss)"); the gloss is given
+    once."""
+    words = main_text(html)
+    assert groups
+    for group in groups:
+        name = group.display_name()
+        with translation.override("en"):
+            pinyin, gloss = group_name(group)
+        assert pinyin and gloss, name
+        first = re.search(rf"(?<![\u3400-\u9fff]){name}(?![\u3400-\u9fff])", words)
+        assert first is not None, name
+        after = words[first.end():]
+        assert after.startswith((f" ({pinyin}, {gloss})", f" {pinyin}, {gloss})")), \
+            (name, after[:60])
+        assert words.count(f"{pinyin}, {gloss}") == 1, name

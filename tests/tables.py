@@ -6,9 +6,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from engine.game import Game, Hand
+from engine.game import Act, Action, Game, Hand
+from engine.groups import Group
 from tutorial import table_store
 from tutorial.models_table import PracticeTable
+from tutorial.table_log import split_view
 
 
 def table_of(url: str) -> PracticeTable:
@@ -40,3 +42,28 @@ def open_table(page: Any, live_server: Any, level: str, bots: int = 2) -> str:
     page.click("button[type=submit]:has-text('开桌')")
     page.wait_for_selector("#board")
     return str(page.url)
+
+
+def at_showdown(url: str, hands: dict[int, list[str]] | None = None) -> None:
+    """Everyone all-in in round 1, the learner squeezed: the learner splits (``hands``:
+    the cards dealt, by seat; the learner's are RQ B9 R8 R7 by default)."""
+    game = game_of(url)
+    game.state.dealer = 2  # the learner is 挡家 and splits first
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck(hands or {0: ["RQ", "B9", "R8", "R7"]})))
+    while game.to_act is not None and game.phase.value == "betting":
+        legal = game.legal_actions()
+        game.apply(Action(Act.QIAO if Act.QIAO in legal else Act.CALL, game.to_act))
+    assert game.to_act == 0
+    save_game(url, game)
+    table = table_of(url)
+    table.squeezed = game.hand.number  # type: ignore[union-attr]
+    table.save()
+
+
+def shown_groups(url: str) -> set[Group]:
+    """The groups of every split in the table's first hand."""
+    hand = history_of(url)[0]
+    assert hand.result is not None
+    rules = game_of(url).rules
+    views = [split_view(cards, rules) for cards in hand.result.splits.values()]
+    return {g for v in views for g in (v.head_group, v.tail_group)}

@@ -41,6 +41,14 @@ def choose_split(page: Any, row: int, index: int) -> None:
         page.wait_for_load_state("networkidle")
 
 
+def fill_seats(page: Any, seats: list[tuple[str, str, str]]) -> None:
+    """Type (name, stake, cards) into the calculator's rows 1, 2, …"""
+    for row, (name, stake, cards) in enumerate(seats, start=1):
+        page.fill(f"#n{row}", name)
+        page.fill(f"#s{row}", stake)
+        page.fill(f"#c{row}", cards)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_calculator_on_a_phone(
     live_server: Any, phone_page: Any, axe: Any
@@ -154,12 +162,7 @@ def test_calculator_errors_on_a_phone(
 ) -> None:
     page = phone_page
     page.goto(live_server.url + "/calc/")
-    page.fill("#n1", "甲")
-    page.fill("#s1", "-3")
-    page.fill("#c1", "RQ RQ RQ")
-    page.fill("#n2", "乙")
-    page.fill("#s2", "10")
-    page.fill("#c2", "RQ ZZ B8 B7")
+    fill_seats(page, [("甲", "-3", "RQ RQ RQ"), ("乙", "10", "RQ ZZ B8 B7")])
     page.get_by_role("button", name="算账").click()
     page.locator("#s1-error").wait_for()
     assert "不能是负数" in page.inner_text("#s1-error")
@@ -176,12 +179,7 @@ def test_calculator_without_javascript(live_server: Any, chromium_browser: Any) 
     page = context.new_page()
     page.goto(live_server.url + "/calc/")
     expect(page.locator("#card-picker")).to_be_hidden()
-    page.fill("#n1", "a")
-    page.fill("#s1", "50")
-    page.fill("#c1", "RQ RQ R2 R2")
-    page.fill("#n2", "b")
-    page.fill("#s2", "150")
-    page.fill("#c2", "B9 B8 B7 B5")
+    fill_seats(page, [("a", "50", "RQ RQ R2 R2"), ("b", "150", "B9 B8 B7 B5")])
     page.get_by_role("button", name="算账").click()
     page.locator("#result-title").wait_for()
     assert "/calc/?p=a:50:RQ,RQ,R2,R2:0&p=b:150:B9,B8,B7,B5:0" in page.url

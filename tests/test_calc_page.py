@@ -301,7 +301,7 @@ def test_explain_module_api() -> None:
     assert len(text.hands) == 4 and len(text.outcomes) == 3 and text.pi is not None
     assert plain(text.nets[2]) == "丙赢 150。"
     assert text.all()[0] == text.hands[0]
-    assert '<span lang="zh-Hans">小5一对</span>' in text.hands[2]
+    assert '<span lang="zh-Hans" data-group="B5-B5">小5一对</span>' in text.hands[2]
 
 
 def test_english_explanations(client: Client) -> None:
@@ -321,5 +321,5 @@ def test_english_keeps_chinese_words_tagged(client: Client) -> None:
     result = html[html.index('id="result-title"'):html.index('class="share"')]
     # Every run of Chinese text in the explanations sits in a lang="zh-Hans" element.
     for line in re.findall(r"<li>(.*?)</li>", result, re.S):
-        text = re.sub(r'<span lang="zh-Hans">.*?</span>', "", line)
+        text = re.sub(r'<span lang="zh-Hans"[^>]*>.*?</span>', "", line)
         assert not re.search(r"[\u4e00-\u9fff]", re.sub(r"<[^>]+>", "", text)), line

@@ -9,15 +9,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.test_calc_browser import choose_split, shot
 from tutorial.models_night import Night
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-
-
-def shot(page: Any, name: str, *, full_page: bool = True) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, caret="initial")
 
 
 def test_a_night_on_one_phone(
@@ -49,11 +45,7 @@ def test_a_night_on_one_phone(
     page.get_by_role("button", name="算账").click()
     page.locator("#result-title").wait_for()
     for row in (1, 2, 3):
-        radio = page.locator(f"#k{row}-0")
-        if not radio.is_checked():
-            with page.expect_response(lambda r: "/calc/" in r.url):
-                radio.check()
-            page.wait_for_load_state("networkidle")
+        choose_split(page, row, 0)
     assert "night=" not in page.input_value("#share-url")  # the shared link cannot edit
     page.get_by_role("button", name="记进“甲、乙、丙、丁”").click()
     page.locator("#next-title").wait_for()

@@ -59,15 +59,18 @@ def server() -> Iterator[tuple[str, int]]:
 
 
 class Client:
-    """One phone: a CSRF cookie and plain HTTP requests (no redirects followed)."""
+    """One phone: plain HTTP requests (no redirects followed) that send back the cookies
+    named in ``COOKIES`` (the CSRF cookie of its first page ``FIRST``; a subclass may keep
+    its session too)."""
+
+    FIRST = "/night/"
+    COOKIES: tuple[str, ...] = ("csrftoken",)
 
     def __init__(self, server: tuple[str, int]) -> None:
         self.server = server
-        status, _body, headers = self.request("GET", "/night/")
-        assert status == 200
-        match = re.search(r"csrftoken=([^;]+)", headers.get("set-cookie", ""))
-        assert match, headers
-        self.csrf = match[1]
+        self.cookies: dict[str, str] = {}
+        status, _body, headers = self.request("GET", self.FIRST)
+        assert status == 200 and "csrftoken" in self.cookies, headers
 
     def connect(self) -> http.client.HTTPConnection:
         conn = http.client.HTTPConnection(*self.server, timeout=60)
@@ -78,15 +81,21 @@ class Client:
                 conn: http.client.HTTPConnection | None = None) -> tuple[int, str, dict[str, str]]:
         conn = conn or self.connect()
         headers = {"Accept-Language": "zh-CN"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
         if data is not None:
-            headers["Cookie"] = f"csrftoken={self.csrf}"
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf, **data})
+            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.cookies["csrftoken"],
+                                           **data})
         try:
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             text = response.read().decode("utf-8", "replace")
+            for name, value in response.getheaders():
+                match = re.match(r"([^=;]+)=([^;]*)", value)
+                if name.lower() == "set-cookie" and match and match[1] in self.COOKIES:
+                    self.cookies[match[1]] = match[2]
             return response.status, text, {k.lower(): v for k, v in response.getheaders()}
         finally:
             conn.close()

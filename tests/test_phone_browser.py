@@ -1,8 +1,9 @@
 """Phones: at 360 px no page type scrolls sideways, in Chinese or in English, and no text
 is squeezed to one character per line.
 
-Measured in Chromium: the document is no wider than the viewport, no table scrolls
-sideways in its box (a table that does not fit becomes stacked, labelled rows), and no
+Measured in Chromium (every <details> opened): the document is no wider than the viewport,
+no table scrolls sideways in its box (a table that does not fit becomes stacked, labelled
+rows; on /quiz/progress/, with a review card, and /squeeze/ every table is stacked), and no
 text (a table cell, a label …) of three characters or more breaks after every
 character.  Screenshots: tests/artifacts/phone-360-<lang>-<page>.png.
 """
@@ -16,10 +17,13 @@ from typing import Any
 
 import pytest
 
+from engine import quiz as q
+from engine.rules import get_rules
 from tests.test_site_walk import CALC_RESULT
 from tutorial import walkthroughs as wt
 
 PHONE_360 = {"width": 360, "height": 780}
+RULES = get_rules("xuanjing")
 
 
 def _first_steps() -> list[str]:
@@ -47,6 +51,9 @@ PAGES = [
     "/course/", "/walkthroughs/", *_first_steps(),
     "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/",
 ]
+
+# Pages whose every table is a .stack-table (stacked, labelled rows on a phone).
+STACKED = {"/quiz/progress/", "/squeeze/"}
 
 SHOTS = {"/", "/rules/", "/pairs/", "/glossary/", "/walkthroughs/full-hand/1/", "/splits/"}
 
@@ -91,9 +98,14 @@ MEASURE = """
       narrow.push(text.slice(0, 30));
     }
   }
-  const sideways = [];  // a table that does not fit scrolls sideways in its box
+  const sideways = [];  // a table that does not fit scrolls sideways in its box (or itself)
+  const unstacked = [];  // a .stack-table still laid out as columns
   for (const table of document.body.querySelectorAll("table")) {
-    for (let p = table.parentElement; p; p = p.parentElement) {
+    const cell = table.querySelector("tbody td");
+    if (table.matches(".stack-table") && cell && getComputedStyle(cell).display === "table-cell") {
+      unstacked.push(`table.${table.className}`);
+    }
+    for (let p = table; p; p = p.parentElement) {
       const o = getComputedStyle(p).overflowX;
       if (o !== "auto" && o !== "scroll") continue;
       if (p.scrollWidth > p.clientWidth + 1) {
@@ -103,9 +115,18 @@ MEASURE = """
     }
   }
   return {scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8),
-          narrow: narrow.slice(0, 8), sideways};
+          narrow: narrow.slice(0, 8), sideways, unstacked};
 }
 """
+
+
+def _answer_one_question_wrong(page: Any, base: str) -> None:
+    """A wrong answer: the visitor's progress gets a row and a review card."""
+    page.goto(base + "/quiz/name/?seed=8&level=1")
+    page.locator('button[name="name"]').first.wait_for()
+    right = q.solve(q.generate("name", 8, 1, RULES), RULES)["name"]
+    page.locator(f'button[name="name"]:not([value="{right}"])').first.click()
+    page.locator(".quiz-feedback--wrong").wait_for()
 
 
 def _slug(url: str) -> str:
@@ -122,11 +143,15 @@ def test_no_page_scrolls_sideways_at_360px(live_server: Any, phone_page: Any, la
     page.context.add_cookies([{"name": "django_language", "value": language,
                                "url": live_server.url}])
     problems = []
+    _answer_one_question_wrong(page, live_server.url)  # /quiz/progress/ lists a review card
     for url in PAGES:
         page.goto(live_server.url + url, timeout=60_000)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
         found = page.evaluate(MEASURE)
+        if url in STACKED and page.locator("table:not(.stack-table)").count():
+            found["unstacked"].append("a table without .stack-table")
         if (found["scrollWidth"] > found["width"] or found["wide"] or found["narrow"]
-                or found["sideways"]):
+                or found["sideways"] or found["unstacked"]):
             problems.append(f"{url}: {found}")
         if problems or url in SHOTS:
             screenshot(page, f"phone-360-{language}-{_slug(url)}")

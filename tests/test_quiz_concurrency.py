@@ -6,9 +6,7 @@ recorded; the first answer of a kind creates that row, so both paths are raced h
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -23,29 +21,7 @@ RULES = get_rules("xuanjing")
 class Visitor(Client):
     """A phone that keeps its session cookie."""
 
-    session = ""
-
-    def request(self, method: str, path: str, data: dict[str, str] | None = None,
-                conn: Any = None) -> tuple[int, str, dict[str, str]]:
-        conn = conn or self.connect()
-        headers = {"Accept-Language": "zh-CN"}
-        if hasattr(self, "csrf"):
-            headers["Cookie"] = f"csrftoken={self.csrf}; sessionid={self.session}"
-        body = None
-        if data is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf, **data})
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            cookies = " ".join(v for k, v in response.getheaders() if k.lower() == "set-cookie")
-            match = re.search(r"sessionid=([^;]+)", cookies)
-            if match:
-                self.session = match[1]
-            return response.status, text, {k.lower(): v for k, v in response.getheaders()}
-        finally:
-            conn.close()
+    COOKIES = ("csrftoken", "sessionid")
 
     def question(self, slug: str, seed: int) -> tuple[str, dict[str, str]]:
         page = self.request("GET", f"/quiz/{slug}/?seed={seed}&level=1")[1]
@@ -64,7 +40,7 @@ def test_parallel_answers_to_one_question_count_once(server: tuple[str, int]) ->
     phone = Visitor(server)
     token, answer = phone.question("bigger", 1)
     assert phone.request("POST", "/quiz/bigger/", {"token": token, **answer})[0] == 200
-    assert phone.session  # the first answer started the session
+    assert phone.cookies.get("sessionid")  # the first answer started the session
     for slug, seed in (("name", 2), ("bigger", 3)):  # a new progress row, an existing one
         token, answer = phone.question(slug, seed)
         results = together(f"/quiz/{slug}/", [(phone, {"token": token, **answer})] * 8)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from engine.game import Act, Action
-from tests.tables import game_of, open_table, save_game
+from tests.tables import at_showdown, game_of, open_table, save_game
+from tests.test_phone_browser import MEASURE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -168,3 +169,45 @@ def test_phone_layout(phone_page: Any, live_server: Any, screenshot: Callable[..
                      ".actions button[data-act=fold]"):
         assert fits(phone_page, selector), selector
     screenshot(phone_page, f"table-phone-{bots}-full")
+
+
+def test_phone_result_splits_fit_in_english(phone_page: Any, live_server: Any,
+                                            screenshot: Callable[..., Any]) -> None:
+    """At 360 px a finished hand's splits (头 | 尾, cards, group names glossed in English)
+    stay inside the result panel: nothing is cut off at its right edge, the 头/尾 label
+    is one line, no name breaks after every character, the page does not scroll sideways
+    and the transfers are stacked rows."""
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 780})
+    url = open_table(page, live_server, "simple", 2)
+    at_showdown(url, {0: ["RQ", "B9", "R8", "R7"], 1: ["B10", "B4", "R6", "B6"],
+                      2: ["R2", "R2", "B8", "R3"]})
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(url)
+    picks = page.locator(".split__pick")
+    picks.nth(0).click()
+    picks.nth(1).click()
+    page.locator(".split form button[type=submit]").first.click()
+    page.wait_for_selector(".result__splits")
+    page.locator(".result").scroll_into_view_if_needed()
+    screenshot(page, "table-phone-360-en-result")
+    cut = page.evaluate("""() => {
+      const panel = document.querySelector('.result').getBoundingClientRect();
+      const out = [];
+      for (const el of document.querySelectorAll('.result__splits li, .result__splits li *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width && (r.right > panel.right + 0.5 || r.left < panel.left - 0.5)) {
+          out.push(`${el.className || el.tagName} ${Math.round(r.left)}–${Math.round(r.right)}`);
+        }
+      }
+      return out.slice(0, 8);
+    }""")
+    found = page.evaluate(MEASURE)  # no sideways scroll, no name one character per line
+    assert not cut and not found["wide"] and not found["narrow"], (cut, found)
+    # every transfer is a stacked, labelled row (its "why" is not squeezed into a column)
+    assert page.locator(".transfers td").first.evaluate(
+        "td => getComputedStyle(td).display") == "block"
+    for group in page.locator(".result__group").all():  # "Head (头 tóu)" is one line
+        label = group.locator(".result__part")
+        assert label.count() == 1 and label.evaluate(
+            "el => el.getClientRects().length") == 1, group.inner_text()

@@ -176,7 +176,7 @@ def _put(url: str, game: Game, squeezed: bool = False) -> None:
     t.save()
 
 
-def _play(game: Game, until_round: int = 4) -> None:
+def everyone_calls(game: Game, until_round: int = 4) -> None:
     """Everybody calls; in rounds 2 and 3 the first to speak opens (no 休过河)."""
     while game.phase is Phase.BETTING and game.hand is not None \
             and game.hand.round < until_round:
@@ -214,11 +214,11 @@ def test_english_pages_show_no_untranslated_text() -> None:
     stale = client.post(url + "act", {"seq": seq - 1, "act": "call"}, HTTP_HX_REQUEST="true")
     assert stale.status_code == 409
     pages["stale"] = stale.content.decode()
-    _play(g, 3)
+    everyone_calls(g, 3)
     _put(url, g)
     pages["squeeze"] = client.get(url).content.decode()
     assert "squeeze__cover" in pages["squeeze"]
-    _play(g)
+    everyone_calls(g)
     while g.to_act not in (0, None):
         from engine.bots import choose_split
 
@@ -258,8 +258,8 @@ def test_outcomes_keep_chinese_and_get_an_english_gloss() -> None:
         g.apply(Action(Act.DEAL, cards=g.stacked_deck(
             {0: ["RQ", "B9", "R8", "R8"], 1: ["B5", "B7", "B6", "B4"],
              2: ["B8", "R7", "R6", "R3"]})))
-        _play(g, 3)
-        _play(g)
+        everyone_calls(g, 3)
+        everyone_calls(g)
         while g.to_act is not None:
             from engine.bots import choose_split
 

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from engine.game import Act, Action, Game, Phase
+from engine.game import Act, Action, Game
 from tests.tables import open_table, save_game, table_of
+from tests.test_table_i18n import everyone_calls
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,15 +30,7 @@ def deal(url: str, hands: dict[int, list[str]] = HANDS) -> Game:
 
 
 def to_round3(url: str, game: Game) -> None:
-    """Everybody calls; in round 2 the first to speak opens (no 休过河)."""
-    while game.phase is Phase.BETTING and game.hand is not None and game.hand.round < 3:
-        legal = game.legal_actions()
-        actor = game.to_act
-        assert actor is not None
-        if Act.CHECK in legal:
-            game.apply(Action(Act.RAISE, actor, legal.min_raise))
-        else:
-            game.apply(Action(Act.CALL, actor))
+    everyone_calls(game, until_round=3)
     save_game(url, game)
 
 
@@ -173,6 +166,16 @@ def tab_to(page: Any, selector: str, limit: int = 80) -> None:
     pytest.fail(f"Tab never reached {selector}")
 
 
+def split_by_keyboard(page: Any, first: int, second: int) -> None:
+    """Tick the ``first`` and ``second`` cards as the 头 with Space, submit with Enter."""
+    for n in (first, second):
+        tab_to(page, f".split__pick:nth-of-type({n}) input")
+        page.keyboard.press("Space")
+    tab_to(page, ".split button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".result")
+
+
 def _wait_for_turn(page: Any) -> str:
     """Wait until the human has something to do; say what."""
     for _ in range(100):
@@ -224,13 +227,7 @@ def test_whole_table_by_keyboard(browser_page: Any, live_server: Any,
             continue
         if what == "split":
             axe(page)
-            tab_to(page, ".split__pick:nth-of-type(1) input")
-            page.keyboard.press("Space")
-            tab_to(page, ".split__pick:nth-of-type(2) input")
-            page.keyboard.press("Space")
-            tab_to(page, ".split button[type=submit]")
-            page.keyboard.press("Enter")
-            page.wait_for_selector(".result")
+            split_by_keyboard(page, 1, 2)
             done.append("split")
             break
         if done == ["call"]:
@@ -298,13 +295,7 @@ def test_whole_table_by_keyboard(browser_page: Any, live_server: Any,
                 page.keyboard.press("End")
                 page.wait_for_selector(".squeeze__cover", state="detached")
             elif what == "split":
-                tab_to(page, ".split__pick:nth-of-type(1) input")
-                page.keyboard.press("Space")
-                tab_to(page, ".split__pick:nth-of-type(3) input")
-                page.keyboard.press("Space")
-                tab_to(page, ".split button[type=submit]")
-                page.keyboard.press("Enter")
-                page.wait_for_selector(".result")
+                split_by_keyboard(page, 1, 3)
             else:
                 pytest.fail(f"the human had to act after {act}")
     assert "fold" in done or "qiao" in done, done

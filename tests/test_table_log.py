@@ -36,18 +36,25 @@ def play(g: Game, lead: bool = True) -> None:
         g.apply(Action(Act.SPLIT, g.to_act, cards=tuple(g.hand.cards[g.to_act])))  # type: ignore[union-attr]
 
 
-def lines(html: str) -> list[str]:
-    log = html.split('class="log__rounds"')[1].split("</details>")[0]
-    return [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", log, re.S)]
-
-
-def test_the_log_reads_round_by_round(client: Client) -> None:
+def played(client: Client) -> tuple[str, Game]:
+    """A table whose first hand was played out by :func:`play` (the learner, seat 0, holds
+    RQ B9 R8 R7); its url and game."""
     url = create(client)
     g = game_of(url)
     g.state.dealer = 1
     g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
     play(g)
     save_game(url, g)
+    return url, g
+
+
+def lines(html: str) -> list[str]:
+    log = html.split('class="log__rounds"')[1].split("</details>")[0]
+    return [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", log, re.S)]
+
+
+def test_the_log_reads_round_by_round(client: Client) -> None:
+    url, _ = played(client)
     html = client.get(url).content.decode()
     titles = re.findall(r'<h4 class="log__title">(.*?)</h4>', html)
     assert titles == ["第一轮：每人两张暗牌", "第二轮：每人一张明牌", "第三轮：第四张，串开再翻",
@@ -67,12 +74,7 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
 def test_the_log_in_english_says_you_and_they(client: Client,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tutorial.views.table.secrets.randbits", lambda _bits: 2)
-    url = create(client)
-    g = game_of(url)
-    g.state.dealer = 1
-    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
-    play(g)
-    save_game(url, g)
+    url, g = played(client)
     assert g.hand is not None and g.hand.result is not None and g.hand.result.winner == 0
     client.get("/lang/?language=en&next=/")
     html = client.get(url).content.decode()
@@ -171,7 +173,7 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
     html = unlinked(client.get(url).content.decode())
     assert "跟到现在的注 3" in html and "不要了，输掉已下的 1" in html
     group = re.search(r'<p class="seat__group">(.*?)</p>', html).group(1)  # type: ignore[union-attr]
-    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans">天九王</a>' in group
+    assert '<a href="/pairs/RQ-B9/" lang="zh-Hans" data-group="RQ-B9">天九王</a>' in group
     assert re.fullmatch(r"你的两张暗牌：天九王（第 \d+ 大）", re.sub(r"<[^>]+>", "", group))
     assert html.count("seat__hole-mark") == 2  # the learner's two face-down cards
     assert '<span class="board__phase">第一轮</span>' in html

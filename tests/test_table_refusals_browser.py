@@ -9,26 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from engine.game import Act, Action
-from tests.tables import game_of, open_table, save_game, table_of
+from tests.tables import at_showdown, game_of, open_table, table_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.allow_http_errors]
-
-
-def at_showdown(url: str) -> None:
-    """Everyone all-in in round 1, the learner squeezed: the learner splits."""
-    game = game_of(url)
-    game.state.dealer = 2  # the learner is 挡家 and splits first
-    game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
-    while game.to_act is not None and game.phase.value == "betting":
-        legal = game.legal_actions()
-        game.apply(Action(Act.QIAO if Act.QIAO in legal else Act.CALL, game.to_act))
-    assert game.to_act == 0
-    save_game(url, game)
-    table = table_of(url)
-    table.squeezed = game.hand.number  # type: ignore[union-attr]
-    table.save()
 
 
 @pytest.fixture(params=["js", "nojs"])

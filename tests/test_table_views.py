@@ -10,6 +10,7 @@ from django.test import Client
 
 from engine.game import Act, Action, Game, Phase
 from tests.tables import game_of, history_of, save_game, table_of
+from tests.test_table_i18n import everyone_calls
 from tutorial.models_table import PracticeTable
 
 pytestmark = pytest.mark.django_db
@@ -228,14 +229,7 @@ def test_sanhua_button(client: Client) -> None:
     g = game_of(url)
     g.state.dealer = 1
     g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["R10", "B10", "BJ", "B5"]})))
-    while g.phase is Phase.BETTING:
-        legal = g.legal_actions()
-        actor = g.to_act
-        assert actor is not None
-        if Act.CHECK in legal:
-            g.apply(Action(Act.RAISE, actor, legal.min_raise))
-        else:
-            g.apply(Action(Act.CALL, actor))
+    everyone_calls(g)
     while g.to_act not in (0, None):
         from engine.bots import choose_split
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tutorial import teaching
+from tutorial import course, teaching
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def play_through(page: Any, base: str, screenshot: Any, prefix: str) -> None:
             page.locator("[data-course-next]").click()
         elif you.kind.value == "split":
             for label in you.cards[:2]:
-                page.locator(f'input[name="head"][value="{label}"]').check()
+                page.locator(f'input[type=checkbox][name="head"][value="{label}"]').check()
             page.locator('[data-act="split"]').click()
         elif you.kind.value == "raise":
             page.locator("#raise-amount").fill(str(you.amount))
@@ -103,3 +103,23 @@ def test_no_sideways_scrolling_at_360px(live_server: Any, browser_page: Any, lan
         page.goto(live_server.url + url)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, (url, width)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_finishing_the_teaching_table_marks_it_done(live_server: Any, browser_page: Any,
+                                                    screenshot: Any, lang: str) -> None:
+    page = browser_page
+    page.goto(f"{live_server.url}/lang/?language={'zh-hans' if lang == 'zh' else 'en'}"
+              "&next=/course/")
+    step = page.locator(".course-map__step--table")
+    expect(step).not_to_have_class(re.compile("course-map__step--done"))
+    play_through(page, live_server.url, screenshot, f"teach-done-{lang}")
+    played = "打完了" if lang == "zh" else "Played"
+    for address in ("/course/", "/"):
+        page.goto(live_server.url + address)
+        expect(step).to_have_class(re.compile("course-map__step--done"))
+        expect(step.locator(".course-map__state")).to_have_text(played)
+        # 下一步 still leads to the first lesson (none of them is done yet)
+        first = f"/course/{course.lessons()[0].slug}/"
+        expect(page.locator("[data-course-next]")).to_have_attribute("href", first)
+    screenshot(page, f"teach-done-{lang}-home")

@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
 from engine.game import Act, Phase
 from tests.english import game_terms, untranslated
-from tutorial import teaching
+from tutorial import course, teaching
+from tutorial.models_course import CourseProgress
 from tutorial.models_table import PracticeTable
 
 pytestmark = pytest.mark.django_db
@@ -138,3 +140,87 @@ def test_english_pages(client: Client) -> None:
 def test_the_practice_table_start_page_offers_the_teaching_table(client: Client) -> None:
     html = client.get("/table/").content.decode()
     assert '<a href="/course/table/">' in html
+
+
+# ---------------------------------------------------------------- completion (issue 15)
+FINISH = next(stop for stop in STOPS if teaching.finishes(stop))
+
+
+def split_fields(head: Any) -> dict[str, Any]:
+    return {"act": "split", "head": list(head)}
+
+
+def table_step(html: str) -> str:
+    """The teaching table's step on a course map."""
+    start = html.index("course-map__step--table")
+    return html[html.rfind("<li", 0, start):html.index("</li>", start)]
+
+
+def test_the_split_finishes_the_hand_and_is_a_post_form(client: Client) -> None:
+    assert FINISH.number == LAST - 1 and FINISH.you is not None
+    assert FINISH.you.kind is Act.SPLIT
+    html = client.get(url(FINISH.number)).content.decode().split("<main", 1)[1]
+    assert html.count('method="post"') == 2  # the split and the suggested 下一步
+    assert html.count('name="csrfmiddlewaretoken"') == 2
+    assert 'method="get"' not in html
+    html = client.get(url(FINISH.number - 1)).content.decode()  # betting: GET forms
+    assert 'method="post"' not in html.split("<main", 1)[1]
+
+
+def test_finishing_the_teaching_table_records_it_and_the_map_shows_it(client: Client) -> None:
+    assert FINISH.you is not None
+    good = split_fields(FINISH.you.cards[:2])
+    # Reading every stop, even the split as a GET link, writes nothing.
+    for stop in STOPS:
+        client.get(url(stop.number))
+    query = "act=split&head=" + "&head=".join(FINISH.you.cards[:2])
+    assert client.get(f"{url(FINISH.number)}?{query}")["Location"] == url(LAST)
+    assert CourseProgress.objects.count() == 0 and Session.objects.count() == 0
+    before = client.get("/course/").content.decode()
+    assert "course-map__step--done" not in table_step(before)
+    # The POST of the suggested split finishes the hand and records it.
+    response = client.post(url(FINISH.number), good)
+    assert response.status_code == 303 and response["Location"] == url(LAST)
+    row = CourseProgress.objects.get(lesson=course.TEACHING)
+    assert row.done and row.session_key == client.session.session_key
+    first = row.completed_at
+    for page in ("/course/", "/"):
+        html = client.get(page).content.decode()
+        step = table_step(html)
+        assert "course-map__step--done" in step and "打完了" in step, page
+        assert 'aria-current="step"' not in step, page
+        # 下一步 leads to the first lesson not done yet (none is done here)
+        first_lesson = course.lessons()[0].slug
+        assert f'href="/course/{first_lesson}/" data-course-next' in html, page
+    # Again: the first time is kept.
+    assert client.post(url(FINISH.number), good).status_code == 303
+    assert CourseProgress.objects.get(lesson=course.TEACHING).completed_at == first
+    assert CourseProgress.objects.count() == 1
+
+
+def test_after_the_lessons_and_the_table_next_is_the_practice_table(client: Client) -> None:
+    assert FINISH.you is not None
+    client.post(url(FINISH.number), split_fields(FINISH.you.cards[:2]))
+    key = client.session.session_key
+    for les in course.lessons():
+        CourseProgress.objects.create(session_key=key, lesson=les.slug, run="111", stars=3,
+                                      completed_at=timezone.now())
+    for page in ("/course/", "/"):
+        html = client.get(page).content.decode()
+        assert 'href="/table/" data-course-next' in html, page
+        assert 'aria-current="step"' not in html, page
+    client.cookies["django_language"] = "en"
+    html = client.get("/course/").content.decode()
+    assert "Played" in table_step(html) and "Next step: to the practice table" in html
+
+
+def test_a_wrong_or_bad_split_records_nothing(client: Client) -> None:
+    response = client.post(url(FINISH.number), split_fields(["♥Q", "♥4"]))
+    assert response.status_code == 200 and "就是死" in response.content.decode()
+    for bad in ({"act": "split", "head": ["♥Q"]}, {"act": "split", "head": ["♥Q", "♣Q"]},
+                {"act": "jump"}, {}):
+        response = client.post(url(FINISH.number), bad)
+        assert response.status_code == (200 if not bad else 400), bad
+    assert client.post(url(2), {"act": "call"}).status_code == 405
+    assert client.post(url(LAST), {}).status_code == 405
+    assert CourseProgress.objects.count() == 0

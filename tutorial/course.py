@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
@@ -28,6 +29,9 @@ from tutorial.glossary import mark_chinese
 from tutorial.models_course import CourseProgress
 
 CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
+TEACHING = "table"  # the teaching table's progress row (/course/table/ comes after the lessons)
+AFTER_COURSE = "/course/table/"  # the last lesson leads to the teaching table
+AFTER_TEACHING = "/table/"  # and the teaching table to the practice table
 RULES: Rules = get_rules("xuanjing")
 
 
@@ -167,3 +171,19 @@ def course_map(progress: Mapping[str, CourseProgress]) -> tuple[list[Step], Less
         for les in lessons()
     ]
     return steps, nxt
+
+
+def teaching_done(progress: Mapping[str, CourseProgress]) -> bool:
+    """Has the visitor finished the teaching table's hand (the step after the lessons)?"""
+    return TEACHING in progress and progress[TEACHING].done
+
+
+def next_step(progress: Mapping[str, CourseProgress]) -> tuple[str, str]:
+    """The visitor's 下一步 as (address, label): the first lesson not done, then the
+    teaching table, then the practice table."""
+    nxt = course_map(progress)[1]
+    if nxt is not None:
+        return reverse("course_lesson", args=[nxt.slug]), pgettext("course", nxt.title)
+    if not teaching_done(progress):
+        return AFTER_COURSE, pgettext("course", "上牌桌")
+    return AFTER_TEACHING, pgettext("course", "上练习牌桌")

@@ -4,7 +4,8 @@ Used by the settlement calculator (``/calc/``) and reusable by any page that sho
 a settled hand (walkthroughs, the table).  Every function takes the engine's
 ``Settlement`` plus the ``Seat`` list it was computed from, and returns
 ``SafeString`` lines (HTML-escaped, group names wrapped in ``<span lang="zh-Hans">``
-so English pages keep the Chinese names readable by screen readers)::
+(``tutorial.glossary.group_html``) so English pages keep the Chinese names readable by
+screen readers and gloss their first use)::
 
     from engine import Seat, settle
     from tutorial.explain import explain
@@ -40,6 +41,7 @@ from engine.groups import Group
 from engine.hands import Outcome
 from engine.rules import Rules
 from engine.settle import Seat, Settlement, Transfer
+from tutorial.glossary import group_html
 
 __all__ = [
     "Explanation",
@@ -74,11 +76,6 @@ def plain(line: str) -> str:
     return strip_tags(line)
 
 
-def group_html(group: Group) -> SafeString:
-    """A group's Chinese name (or "七点" when it has none) in a ``lang`` span."""
-    return format_html('<span lang="zh-Hans">{}</span>', group.display_name())
-
-
 def _name(name: str) -> SafeString:
     return format_html('<b class="who">{}</b>', name)
 
@@ -105,7 +102,7 @@ def tighten(html: SafeString) -> SafeString:
     return mark_safe(_ZH_GAP.sub(r"\1\2", html))  # only spaces removed from safe HTML
 
 
-_TAGS = re.compile(r'(<span lang="zh-Hans">.*?</span>|<[^>]+>)')
+_TAGS = re.compile(r'(<span lang="zh-Hans"[^>]*>.*?</span>|<[^>]+>)')
 
 
 def _tag_chinese(html: str) -> str:

@@ -16,6 +16,11 @@ Where a term is looked for:
 * English pages: runs of Chinese characters that are exactly a term, in English text or
   alone in a ``lang="zh"`` element.
 
+Group names (天九王, 丁猫九, or 七点 for an unnamed group) are marked by the code that shows
+them: ``<span lang="zh-Hans" data-group="RQ-B9">天九王</span>`` (:func:`group_html`). On
+English pages the first use of each group gets its pinyin and English gloss after it
+(inside the brackets when the sentence puts the name in brackets).
+
 Skipped: ``<head>``-like and interactive elements (links, buttons, labels, headings,
 form controls, scripts, SVG), elements marked ``translate="no"`` (a visitor's own words),
 ``aria-hidden="true"`` or ``data-gloss="off"``.
@@ -29,8 +34,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
+
+from engine.cards import CardError
+from engine.groups import Group
 
 GLOSSARY_URL = "/glossary/"
 
@@ -104,6 +113,34 @@ def card_name(code: str) -> tuple[str, str]:
     return pinyin, gloss
 
 
+#: The pinyin of 零 … 九, for the names of unnamed groups (七点 qī diǎn).
+POINT_PINYIN = ("líng", "yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "jiǔ")
+
+
+def pair_gloss(name: str) -> str:
+    """A pair name's short English gloss (context "pair name gloss"), "" when it has none."""
+    text = pgettext("pair name gloss", name)
+    return "" if text == name else text
+
+
+def group_name(group: Group) -> tuple[str, str]:
+    """(pinyin, English gloss) of the name a group is shown by, e.g. ``("tiān jiǔ wáng",
+    "Heaven-nine king")``, or ``("qī diǎn", "Seven points")`` for an unnamed group."""
+    names = group.names()
+    if names.name and names.pinyin:
+        return names.pinyin, pair_gloss(names.name)
+    name = group.display_name()
+    english = gettext(name)
+    return f"{POINT_PINYIN[group.points]} diǎn", "" if english == name else english
+
+
+def group_html(group: Group) -> SafeString:
+    """A group's Chinese name (or "七点" when it has none) in a ``lang`` span, marked so
+    that its first use on an English page gets its pinyin and gloss."""
+    return format_html('<span lang="zh-Hans" data-group="{}">{}</span>', group.code,
+                       group.display_name())
+
+
 def koujue_english() -> str:
     """The 口诀 in English words."""
     return str(_data()["koujue_en"])
@@ -150,7 +187,7 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _BRACKET = re.compile(r"^(\s*)\(([^()]*)\)")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
          "source", "track", "wbr"}
-_INLINE = {"span", "b", "strong", "i", "em", "abbr", "small", "mark", "q", "cite", "dfn"}
+_INLINE = {"a", "span", "b", "strong", "i", "em", "abbr", "small", "mark", "q", "cite", "dfn"}
 _SKIPPED_TAGS = {"a", "button", "label", "select", "option", "textarea", "script", "style",
                  "title", "svg", "h1", "h2", "h3", "h4", "h5", "h6", "caption", "summary",
                  "code", "pre", "legend", "output"}
@@ -158,20 +195,21 @@ _SKIPPING_ATTRS = re.compile(
     r"""\b(?:translate\s*=\s*["']?no|aria-hidden\s*=\s*["']?true|data-gloss\s*=\s*["']?off)""")
 _ZH_LANG = re.compile(r"""\blang\s*=\s*["']?zh""", re.I)
 _EN_LANG = re.compile(r"""\blang\s*=\s*["']?en""", re.I)
+_DATA_GROUP = re.compile(r"""\bdata-group\s*=\s*["']?([A-Za-z0-9 -]+)""")
 
 
 def _link(term: Term, word: str) -> str:
     return (f'<a class="term" href="{term.url}" lang="zh-Hans">{escape(word)}</a>')
 
 
-def _gloss(term: Term) -> str:
-    return f"{term.pinyin}, {term.en}"
+def _gloss(pinyin: str, english: str) -> str:
+    return escape(f"{pinyin}, {english}" if english else pinyin)
 
 
-def _with_gloss(term: Term, after: str) -> tuple[str, str]:
-    """The gloss of an English first use and the text after it: the gloss replaces a short
-    English one the sentence already gives in brackets."""
-    gloss = f" ({escape(term.pinyin)}, {escape(term.en)})"
+def _with_gloss(gloss: str, after: str) -> tuple[str, str]:
+    """The gloss (escaped) of an English first use and the text after it: the gloss
+    replaces a short English one the sentence already gives in brackets."""
+    gloss = f" ({gloss})"
     match = _BRACKET.match(after)
     if match and not _CJK_RUN.search(match.group(2)) and len(match.group(2)) <= 40:
         return gloss, after[match.end():]
@@ -220,18 +258,34 @@ class _Linker:
             if before.endswith("(") and rest.startswith(")"):  # "Win (吃)": glossed already
                 out.append(f" {escape(term.pinyin)}")
             else:
-                gloss, rest = _with_gloss(term, rest)
+                gloss, rest = _with_gloss(_gloss(term.pinyin, term.en), rest)
                 out.append(gloss)
             text = rest
 
 
+def _group_gloss(attrs: str) -> tuple[str, str] | None:
+    """(group code, its escaped gloss) of an element marked ``data-group="…"``."""
+    match = _DATA_GROUP.search(attrs)
+    if match is None:
+        return None
+    try:
+        group = Group.parse(match.group(1))
+    except CardError:
+        return None
+    return group.code, _gloss(*group_name(group))
+
+
 def link_first_uses(html: str, english: bool) -> str:
-    """``html`` with the first use of each glossary term linked (and glossed in English)."""
+    """``html`` with the first use of each glossary term linked (and glossed in English),
+    and on English pages the first use of each group name glossed."""
     linker = _Linker(english)
+    groups_seen: set[str] = set()
     tokens = _TOKENS.split(html)
     # stack entries: (tag, skipped, chinese): chinese = inside a lang="zh" element
     stack: list[tuple[str, bool, bool]] = []
-    pending: list[tuple[int, Term]] = []  # English: a zh element that is one term
+    # English: an element that is one term or one group name, waiting for its end tag:
+    # (depth, escaped gloss, index of its start tag)
+    pending: list[tuple[int, str, int]] = []
     for i, token in enumerate(tokens):
         if i % 2:  # a tag or a comment
             tag = _TAG.match(token)
@@ -244,12 +298,15 @@ def link_first_uses(html: str, english: bool) -> str:
                         del stack[j:]
                         break
                 if pending and pending[-1][0] > len(stack):
-                    _, glossed = pending.pop()
+                    _, glossed, start = pending.pop()
                     if name not in _INLINE:  # <dt>发招</dt>: the gloss goes inside
                         tokens[i] = _with_gloss(glossed, "")[0] + tokens[i]
                     elif i + 1 < len(tokens):
-                        gloss, tokens[i + 1] = _with_gloss(glossed, tokens[i + 1])
-                        tokens[i] += gloss
+                        if tokens[start - 1].endswith("(") and tokens[i + 1].startswith(")"):
+                            tokens[i] += f" {glossed}"  # "(丁猫九 dīng māo jiǔ, …)"
+                        else:
+                            gloss, tokens[i + 1] = _with_gloss(glossed, tokens[i + 1])
+                            tokens[i] += gloss
                 continue
             if name in _VOID or attrs.rstrip().endswith("/"):
                 continue
@@ -257,6 +314,13 @@ def link_first_uses(html: str, english: bool) -> str:
                 or bool(_SKIPPING_ATTRS.search(attrs))
             chinese = (bool(stack and stack[-1][2]) or bool(_ZH_LANG.search(attrs))) \
                 and not _EN_LANG.search(attrs)
+            group = _group_gloss(attrs) if english else None
+            if group is not None and not (stack and stack[-1][1]) \
+                    and not _SKIPPING_ATTRS.search(attrs):
+                skipped = True  # its name is glossed as a group, not as a term
+                if group[0] not in groups_seen:
+                    groups_seen.add(group[0])
+                    pending.append((len(stack) + 1, group[1], i))
             stack.append((name, skipped, chinese))
             continue
         if not token.strip() or (stack and stack[-1][1]):
@@ -269,7 +333,7 @@ def link_first_uses(html: str, english: bool) -> str:
             found = linker.new(word)
             if found is not None:
                 tokens[i] = token.replace(word, _link(found, word))
-                pending.append((len(stack), found))
+                pending.append((len(stack), _gloss(found.pinyin, found.en), i - 1))
         else:
             tokens[i] = linker.english_text(token)
     return "".join(tokens)

@@ -5,6 +5,9 @@ character per exercise answered (``"1"`` right, ``"0"`` wrong).  Exercise *n* is
 accepted only as the next one of the run (or as exercise 1, which starts a new
 attempt); the update is conditional on the run read, so a replayed or racing POST
 changes nothing.  A finished run marks the lesson done and keeps the best stars.
+
+The teaching table (``/course/table/``) has a row too (``lesson="table"``, no exercises,
+no stars): :func:`record_finished` marks it done when the learner finishes its hand.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ def stars_for(run: str) -> int:
 class CourseProgress(VisitorRow):
     lesson = models.CharField(max_length=20)
     run = models.CharField(max_length=20, blank=True, default="")
-    stars = models.PositiveSmallIntegerField(default=0)  # best finished run; 0 = not done
+    stars = models.PositiveSmallIntegerField(default=0)  # best finished run; 0 = none yet
     completed_at = models.DateTimeField(null=True, blank=True)  # first finished run
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -56,5 +59,15 @@ def record_answer(session_key: str, lesson: str, n: int, total: int, correct: bo
     claimed = CourseProgress.objects.filter(pk=row.pk, run=row.run).update(**changes)
     if not claimed:
         return None
+    row.refresh_from_db()
+    return row
+
+
+def record_finished(session_key: str, lesson: str) -> CourseProgress:
+    """Mark ``lesson`` (one without exercises) done; doing it again keeps the first time."""
+    row, _ = CourseProgress.objects.get_or_create(session_key=session_key, lesson=lesson)
+    now = timezone.now()
+    CourseProgress.objects.filter(pk=row.pk, completed_at__isnull=True).update(
+        completed_at=now, updated_at=now)
     row.refresh_from_db()
     return row

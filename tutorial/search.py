@@ -146,7 +146,7 @@ def _entry(group: Group, rules: Rules, stronger: int, ties: int) -> Entry:
         code=group.code,
         name=group.display_name(),
         named=names.name is not None,
-        pinyin=names.pinyin or f"{_POINT_PINYIN[group.points]} diǎn",
+        pinyin=names.pinyin or f"{glossary.POINT_PINYIN[group.points]} diǎn",
         sources=tuple(sorted(names.sources, key=SOURCE_ORDER.index)),
         aliases=names.aliases,
         category=group.category(rules),
@@ -159,9 +159,6 @@ def _entry(group: Group, rules: Rules, stronger: int, ties: int) -> Entry:
         latin=tuple(dict.fromkeys(latin_key(p) for p in pinyins if p)),
         initials=tuple(dict.fromkeys(initials_key(p) for p in pinyins if p)),
     )
-
-
-_POINT_PINYIN = ("líng", "yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "jiǔ")
 
 
 class Catalogue:

@@ -23,6 +23,7 @@ from engine.game import Game, Hand, card_by_label
 from engine.groups import Group
 from engine.hands import Split
 from engine.rules import Rules
+from tutorial.glossary import group_html
 
 HUMAN = 0
 
@@ -54,7 +55,8 @@ SENTENCES = {
 
 def say(key: str, seat: int, name: str, **params: Any) -> SafeString:
     """The sentence ``key`` about ``seat`` (shown as ``name``) in the page's language, as
-    HTML: the parameters are escaped (pass :func:`chinese` for a name kept in Chinese)."""
+    HTML: the parameters are escaped (pass :func:`chinese` or ``group_html`` for a name kept
+in Chinese)."""
     msgid = SENTENCES[key]
     text = pgettext("log-you", msgid) if seat == HUMAN else pgettext("log", msgid)
     values = {k: conditional_escape(v) for k, v in {"who": name, **params}.items()}
@@ -62,7 +64,7 @@ def say(key: str, seat: int, name: str, **params: Any) -> SafeString:
 
 
 def chinese(name: str) -> SafeString:
-    """A pair or 三花 name, which stays Chinese on English pages."""
+    """A 三花 name, which stays Chinese on English pages."""
     return format_html('<span lang="zh-Hans">{}</span>', name)
 
 
@@ -115,8 +117,8 @@ def _line(game: Game, hand: Hand, a: dict[str, Any], name: Callable[[int], str],
             return say("split-hidden", seat, who)
         view = split_view(a["cards"], game.rules)
         return say("split", seat, who, head=" ".join(view.head), tail=" ".join(view.tail),
-                   head_name=chinese(view.head_group.display_name()),
-                   tail_name=chinese(view.tail_group.display_name()))
+                   head_name=group_html(view.head_group),
+                   tail_name=group_html(view.tail_group))
     if kind == "sanhua":
         return say("sanhua", seat, who, what=chinese(hand.sanhua.get(str(seat), "")))
     key = f"lead-{kind}" if a.get("lead") and f"lead-{kind}" in SENTENCES else kind

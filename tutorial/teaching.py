@@ -104,6 +104,14 @@ def game_at(number: int) -> Game:
     return game
 
 
+def finishes(stop: Stop) -> bool:
+    """Does the learner's action at ``stop`` end the hand (the split before the result)?"""
+    if stop.you is None or stop.number == len(stops()):
+        return False
+    after = game_at(stop.number + 1).hand
+    return after is not None and after.result is not None
+
+
 def legal(game: Game) -> Legal:
     return game.legal_actions(LEARNER)
 

@@ -295,8 +295,11 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     if same is not None:
         context["picked"] = _picked(d, same, opening)
         return _answer(request, context, 200)
-    fresh = _figures({**coach.reprice(context["table"], number, k, game, action),
-                      "opening": opening, "index": k, "step": d["step"]})
+    try:
+        priced = coach.reprice(context["table"], number, k, game, action)
+    except coach.CoachError:  # no sampled world explains the bots' actions (very rare)
+        raise Http404("this decision cannot be priced again") from None
+    fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
                          "gloss": fresh["gloss"], "why": fresh["why"]}
@@ -315,7 +318,7 @@ def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] |
     return {"number": later[0][0], "index": later[0][1]}
 
 
-REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
+REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–1 s each)
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:

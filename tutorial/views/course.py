@@ -29,8 +29,6 @@ from tutorial.ratelimit import rate_limited
 from tutorial.views import teaching
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
 
-AFTER_COURSE = "/course/table/"  # the last lesson leads to the teaching table
-
 
 def _lesson(slug: str) -> course.Lesson:
     found = course.lesson(slug)
@@ -58,7 +56,7 @@ def _fresh_url(lesson: course.Lesson, n: int) -> str:
 
 def _next_lesson_url(lesson: course.Lesson) -> str:
     nxt = course.following(lesson)
-    return reverse("course_lesson", args=[nxt.slug]) if nxt else AFTER_COURSE
+    return reverse("course_lesson", args=[nxt.slug]) if nxt else course.AFTER_COURSE
 
 
 def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
@@ -68,12 +66,13 @@ def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
 @require_safe
 @vary_on_cookie
 def course_map(request: HttpRequest) -> HttpResponse:
-    steps, nxt = course.course_map(course.progress_of(request.session.session_key))
+    progress = course.progress_of(request.session.session_key)
+    steps, nxt = course.course_map(progress)
+    next_url, next_label = course.next_step(progress)
     return render(request, "course/map.html", {
-        "steps": steps, "next_lesson": nxt,
+        "steps": steps, "next_lesson": nxt, "table_done": course.teaching_done(progress),
         "done": sum(step.done for step in steps), "stars": sum(step.stars for step in steps),
-        "most": 3 * len(steps),
-        "next_url": reverse("course_lesson", args=[nxt.slug]) if nxt else AFTER_COURSE,
+        "most": 3 * len(steps), "next_url": next_url, "next_label": next_label,
     })
 
 

@@ -15,6 +15,7 @@ from tutorial.pagecache import visitor_independent
 
 def _render_home(request: HttpRequest, progress: dict[str, CourseProgress]) -> HttpResponse:
     steps, nxt = course.course_map(progress)
+    next_url, next_label = course.next_step(progress)
     context = {
         # 天九王: 天牌 + 黑9, the strongest two-card group after pairs and 丁二皇.
         "tianjiuwang": [Kind.RQ, Kind.B9],
@@ -23,6 +24,9 @@ def _render_home(request: HttpRequest, progress: dict[str, CourseProgress]) -> H
         # The course map with the visitor's next step.
         "steps": steps,
         "next_lesson": nxt,
+        "table_done": course.teaching_done(progress),
+        "next_url": next_url,
+        "next_label": next_label,
     }
     return render(request, "home.html", context)
 

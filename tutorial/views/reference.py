@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.http import urlencode
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
@@ -127,10 +127,7 @@ def source_labels(sources: Sequence[str]) -> list[dict[str, str]]:
 
 def gloss(name: str) -> str:
     """A short English gloss of a pair name (empty in Chinese or when there is none)."""
-    if not (get_language() or "").startswith("en"):
-        return ""
-    text = pgettext("pair name gloss", name)
-    return "" if text == name else text
+    return glossary.pair_gloss(name) if (get_language() or "").startswith("en") else ""
 
 
 # ---------------------------------------------------------------- shared helpers

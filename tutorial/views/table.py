@@ -43,6 +43,7 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import table_store
+from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
@@ -237,9 +238,9 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
         shown.append({
             "name": name[int(key)],
             "head": [card_by_label(c) for c in view.head],
-            "head_name": view.head_group.display_name(),
+            "head_name": group_html(view.head_group),
             "tail": [card_by_label(c) for c in view.tail],
-            "tail_name": view.tail_group.display_name(),
+            "tail_name": group_html(view.tail_group),
         })
     reasons = {"stake": _("以自己的下注为限"), "left": _("对方只剩这么多"),
                "shared": _("头尾一样大，平分")}
@@ -300,7 +301,7 @@ def _hint(game: Game) -> list[dict[str, Any]]:
                 cards.append(card_by_label(card))
             groups.append(cards)
         rows.append({
-            "head": a.split.head.display_name(), "tail": a.split.tail.display_name(),
+            "head": group_html(a.split.head), "tail": group_html(a.split.tail),
             "head_cards": groups[0], "tail_cards": groups[1],
             "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
             "best": abs(a.ev - top) < 1e-12,
@@ -320,7 +321,7 @@ def _my_group(game: Game, cards: list[CardView]) -> dict[str, Any] | None:
     rules_name = "app" if rules.diwang else "xuanjing"
     entry = catalogue_for(rules_name).by_code[group.code]
     url = reverse("pair_detail", args=[group.code])
-    return {"name": entry.name, "position": entry.position,
+    return {"name": entry.name, "code": group.code, "position": entry.position,
             "url": url + ("?rules=app" if rules.diwang else ""),
             "what": _("你的两张暗牌") if len(seen) == 2 else _("你最大的一组")}
 

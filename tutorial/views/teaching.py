@@ -2,24 +2,36 @@
 (:mod:`tutorial.teaching`).  The buttons are the practice table's, as GET forms:
 ``?act=call`` (``&amount=`` for 返, ``&head=`` twice for 扯).  The suggested one leads
 to the next stop; another one stays and says why it is not suggested here; a button the
-table does not offer now, or a bad amount, is refused with 400.  Nothing is stored.
+table does not offer now, or a bad amount, is refused with 400.  The action that finishes
+the hand (the split) is a POST form: that POST, when it is the suggested split, records the
+teaching table as done for the visitor (:func:`record_finished`, shown on the course map).
+Nothing else is stored, and a GET never writes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from engine.game import Act, Game, Phase, card_by_label
 from engine.numbers import NumberError, parse_int
 from tutorial import teaching
-from tutorial.course import text
+from tutorial.course import TEACHING, text
+from tutorial.models_course import record_finished
+from tutorial.ratelimit import rate_limited
 from tutorial.teaching import LEARNER
+from tutorial.views.quiz import _session_key
 from tutorial.views.table import CardView, _result_view, display_name
 
 # What each button means, shown under it (the practice table's words).
@@ -88,30 +100,39 @@ def _buttons(game: Game) -> list[dict[str, Any]]:
             for a in legal.acts if a in words]
 
 
-@require_safe
+@rate_limited("write")
+@require_http_methods(["GET", "HEAD", "POST"])
 def stop(request: HttpRequest, n: int) -> HttpResponse:
     all_stops = teaching.stops()
     if not 1 <= n <= len(all_stops):
         raise Http404(pgettext("course", "教学牌桌没有这一步。"))
     current = all_stops[n - 1]
+    finishing = teaching.finishes(current)
+    posted = request.method == "POST"
+    if posted and not finishing:  # the other buttons are GET forms
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    form = request.POST if posted else request.GET
     game = teaching.game_at(n)
     context: dict[str, Any] = {
         "stop": current, "n": n, "total": len(all_stops),
         "dots": ["done"] * (n - 1) + ["current"] + ["todo"] * (len(all_stops) - n),
     }
     status = 200
-    if "act" in request.GET:
+    if "act" in form:
         try:
-            act = Act(request.GET["act"])
-            raw = request.GET.get("amount")
+            act = Act(form["act"])
+            raw = form.get("amount")
             amount = parse_int(raw, 0, 10_000_000) if act is Act.RAISE else None
-            tried = teaching.attempt(current, game, act, amount, request.GET.getlist("head"))
+            tried = teaching.attempt(current, game, act, amount, form.getlist("head"))
         except (ValueError, NumberError):
             context["problem"] = pgettext(
                 "course", "现在不能这样做：请按下面的一个按钮（返要写到多少，扯要选两张牌）。")
             status = 400
         else:
             if tried.ok:
+                if posted:  # the hand is finished: the course map marks the table done
+                    record_finished(_session_key(request), TEACHING)
+                    return HttpResponseRedirect(_stop_url(n + 1), status=303)
                 return HttpResponseRedirect(_stop_url(n + 1))
             context["tried"] = tried
             context["why"] = text(tried.why) if tried.why else text(
@@ -138,8 +159,19 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
         next_url=_stop_url(n + 1) if n < len(all_stops) else "",
         next_label=text(current.next_label) if current.next_label else "",
         suggestion=_suggestion(current, legal),
+        finishing=finishing, method="post" if finishing else "get",
+        suggested=_suggested_fields(current) if finishing else None,
     )
     return render(request, "course/teach.html", context, status=status)
+
+
+def _suggested_fields(current: teaching.Stop) -> dict[str, Any] | None:
+    """The form fields of the suggested action (the 下一步 of a stop whose action is a POST)."""
+    you = current.you
+    if you is None:
+        return None
+    return {"act": you.kind.value, "amount": you.amount if you.kind is Act.RAISE else None,
+            "head": you.cards[:2] if you.kind is Act.SPLIT else ()}
 
 
 def _suggestion(current: teaching.Stop, legal: Any) -> str:

@@ -1,0 +1,31 @@
+"""English table in a real browser: after the learner splits (htmx), the result shows each
+group name with its pinyin and English gloss at its first use (issue 15)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.english import glossed_once
+from tests.tables import at_showdown, game_of, open_table, shown_groups
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_english_result_glosses_group_names(browser_page: Any, live_server: Any,
+                                            screenshot: Callable[..., Any]) -> None:
+    page = browser_page
+    url = open_table(page, live_server, "simple")
+    at_showdown(url)
+    page.context.add_cookies([{"name": "django_language", "value": "en",
+                               "url": live_server.url}])
+    page.goto(url)
+    mine = game_of(url).hand.cards[0]  # type: ignore[union-attr]
+    for label in mine[:2]:
+        page.check(f".split__pick input[value='{label}']")
+    page.click(".split button[type=submit]")
+    page.wait_for_selector(".result .result__splits", timeout=15000)
+    glossed_once(page.content(), shown_groups(url))
+    screenshot(page, "table-result-en-glossed")
