@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
@@ -53,7 +54,8 @@ def gloss(word: str) -> str:
 
 
 def option_label(o: dict[str, Any]) -> str:
-    word = _(ACT_WORDS[o["kind"]])
+    """An option as a label (capitalised in English: the words are shared with sentences)."""
+    word = capfirst(_(ACT_WORDS[o["kind"]]))
     return f"{word} {o['amount']}" if o.get("amount") is not None else word
 
 
