@@ -34,7 +34,7 @@ from itertools import combinations, combinations_with_replacement
 from .cards import DECK, KINDS, Kind
 from .chance import draw
 from .game import Act, Action, Game, Legal, Phase, card_by_label
-from .hands import naive_split, sanhua, splits
+from .hands import Split, naive_split, sanhua, splits
 from .rules import Rules
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
@@ -127,21 +127,28 @@ def _without(seen: Iterable[Kind]) -> list[Kind]:
 
 
 @cache
+def _hidden_keys(shown: tuple[Kind, ...], rules: Rules) -> tuple[tuple[Kind, Kind, Key], ...]:
+    """Every pair of kinds an opponent showing ``shown`` may hide, with the (头, 尾) key
+    of its hand."""
+    hands = ((a, b, (*shown, a, b)) for a, b in combinations_with_replacement(KINDS, 2))
+    return tuple((a, b, _key(_sorted(four), rules)) for a, b, four in hands
+                 if all(four.count(k) <= k.copies for k in four))
+
+
+@cache
 def _edge_vs_shown(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
     """Exact P(win) − P(lose) of four known cards against an opponent showing two
     cards face up, over the opponent's two hidden cards (physical cards weighted)."""
-    rest = _without(own + shown)
-    counts: dict[Kind, int] = {}
-    for k in rest:
-        counts[k] = counts.get(k, 0) + 1
+    counts = dict.fromkeys(KINDS, 0)
+    for k in _without(own + shown):
+        counts[k] += 1
     mine = _key(own, rules)
-    total = 0.0
+    total = 0
     n = 0
-    for a, b in combinations_with_replacement(_sorted(counts), 2):
+    for a, b, (h, t) in _hidden_keys(shown, rules):
         w = counts[a] * (counts[a] - 1) // 2 if a is b else counts[a] * counts[b]
         if not w:
             continue
-        h, t = _key(_sorted((*shown, a, b)), rules)
         dh, dt = mine[0] - h, mine[1] - t
         if dh >= 0 and dt >= 0 and dh + dt > 0:
             total += w
@@ -355,7 +362,8 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     best_index: int
     best_ev: float | None = None
     if level == "strong":
-        best_index, best_ev = _advised(kinds, rules)
+        best, best_ev = _advised(_sorted(kinds), rules)
+        best_index = splits(kinds, rules).index(best)
     else:
         best_index = splits(kinds, rules).index(naive_split(kinds, rules))
     if sanhua(kinds, rules):
@@ -366,19 +374,20 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     return Action(Act.SPLIT, seat, None, tuple(labels[i] for i in pairs))
 
 
-def _advised(kinds: Sequence[Kind], rules: Rules) -> tuple[int, float | None]:
-    """Index of the advisor's best split (in :func:`splits` order) and its EV."""
+@cache
+def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None]:
+    """The advisor's best split of four sorted kinds and its EV (kept: play-outs ask it
+    again and again)."""
     try:
         from . import advisor
     except ImportError:
-        return splits(kinds, rules).index(naive_split(kinds, rules)), None
+        return naive_split(kinds, rules), None
     try:
-        advice = advisor.advise(tuple(kinds), rules)
-        best = int(advice.best)
-        ev = float(advice.splits[best].ev)
-        return best, ev
+        advice = advisor.advise(kinds, rules)
+        best = advice.splits[int(advice.best)]
+        return best.split, float(best.ev)
     except Exception:  # an advisor still in progress must never break a table
-        return splits(kinds, rules).index(naive_split(kinds, rules)), None
+        return naive_split(kinds, rules), None
 
 
 def warm(rules: Rules) -> None:

@@ -7,7 +7,7 @@ dealt at random, each world weighted by how likely the bots' actions so far were
 their policies (Bayes), every alternative played out to the end of the hand with the
 same random numbers (the others by their policies, its own later decisions by the
 ``strong`` policy) and settled for real; folding is exact.  To fit a decision into
-300 ms of one core it uses :data:`WORLDS` worlds instead of the review's 300.
+300 ms of one core it uses :data:`WORLDS` worlds instead of the review's 100.
 
 Each bet (返, 拖, 敲) is then marked down by :data:`CAUTION` standard errors of its
 paired difference from 瞧 / 休, so that a few lucky worlds do not push it into a big

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from .cards import CardError, Kind, check_available, parse_kinds
 from .groups import Category, Group
@@ -39,14 +40,7 @@ class Split:
     @classmethod
     def of(cls, a: Group, b: Group, rules: Rules) -> Split:
         """Order two groups into 头 and 尾; a player may present them either way."""
-        check_available(a.kinds + b.kinds)
-        if (b.rank(rules), b.high.index * -1, b.low.index * -1) > (
-            a.rank(rules),
-            a.high.index * -1,
-            a.low.index * -1,
-        ):
-            a, b = b, a
-        return cls(a, b)
+        return _split_of(a, b, rules)
 
     @classmethod
     def parse(cls, first: str, second: str, rules: Rules) -> Split:
@@ -59,6 +53,19 @@ class Split:
     def key(self, rules: Rules) -> Key:
         """(头 rank, 尾 rank)."""
         return (self.head.rank(rules), self.tail.rank(rules))
+
+
+@cache
+def _split_of(a: Group, b: Group, rules: Rules) -> Split:
+    """:meth:`Split.of`, kept: play-outs split the same groups again and again."""
+    check_available(a.kinds + b.kinds)
+    if (b.rank(rules), b.high.index * -1, b.low.index * -1) > (
+        a.rank(rules),
+        a.high.index * -1,
+        a.low.index * -1,
+    ):
+        a, b = b, a
+    return Split(a, b)
 
 
 def parse_hand(codes: str | Sequence[str]) -> tuple[Kind, ...]:

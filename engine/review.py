@@ -6,12 +6,18 @@ its expected chips for the whole hand (the learner's net when the hand ends), wi
 standard error, computed from the learner's information only:
 
 1. **Worlds.** The cards the learner cannot see (the others' hidden cards, every card
-   still to come, the learner's own included) are dealt at random from the cards they
-   have not seen.
-2. **Bayes.** Each world is weighted by how likely the bots' actions so far in this hand
-   were in it: the product, over every bot action since the deal, of the probability
+   still to come, the learner's own included) are dealt from the cards they have not
+   seen.
+2. **Bayes.** A world's weight is how likely the bots' actions so far in this hand were
+   in it: the product, over every bot action since the deal, of the probability
    :func:`engine.bots.policy` gave that action (the bots' policies are explicit
-   distributions computed from what each bot saw, so this is exact).
+   distributions computed from what each bot saw, so this is exact).  A bot sees only
+   its own cards and what is public, so that product depends on the unseen cards only
+   through each bot's two hidden cards: each bot's pair is drawn in proportion to its
+   likelihood (exact over the pairs of kinds), the rest dealt at random, and the world
+   keeps the importance weight of that proposal (:class:`_Worlds`): the same posterior
+   as weighing uniformly dealt worlds, without spending play-outs on worlds that hardly
+   count (the effective number of worlds stays close to the number sampled).
 3. **Play-out.** In each world every alternative is applied and the hand is played to
    its end: the bots by their policies, the learner's later decisions by the ``strong``
    bot's policy (and its split), and the hand is settled for real by the table engine.
@@ -39,26 +45,30 @@ below 0.5 好, below 2 不精确, below 6 失误, from 6 大错.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
+from bisect import bisect
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
-from .bots import choose_split, modelled, policy
-from .cards import DECK
+from .bots import View, _sorted, choose_split, distribution, modelled, policy, view
+from .cards import DECK, Kind
 from .chance import draw
 from .game import BETTING, Act, Action, Game, Phase, card_by_label, replay
 from .groups import Group
 from .hands import Split, sanhua
+from .rules import Rules
 from .settle import Seat, settle
 
 __all__ = ["GRADES", "WORLDS", "Decision", "Priced", "ReviewError", "alternatives",
            "decision_json", "grade", "play_values", "price_decision", "retry", "review",
            "wins_showdown"]
 
-WORLDS = 300  # sampled worlds per decision
+WORLDS = 100  # sampled worlds per decision (scripts/bench_review.py: a review fits a request)
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
 
 
@@ -137,28 +147,112 @@ def _hand_start(game: Game) -> tuple[Game, list[Action]]:
     return game.at_deal(), [Action.from_dict(a) for a in hand.actions[1:]]
 
 
-def _world(start: Game, seat: int, now: Game, rng: random.Random) -> Game:
-    """``start`` with every card ``seat`` cannot see (at ``now``) dealt afresh."""
-    g = copy.deepcopy(start)
-    hand = g.hand
-    current = now.hand
-    assert hand is not None and current is not None
-    seen = {(s, i) for s in current.order for i, label in enumerate(current.cards[s])
-            if label in now.visible_cards(s, seat)}
-    known = {current.cards[s][i] for s, i in seen}
-    pool = [c.label for c in DECK if c.label not in known]
-    rng.shuffle(pool)
-    it = iter(pool)
-    for s in hand.order:
-        hand.cards[s] = [label if (s, i) in seen else next(it)
-                         for i, label in enumerate(hand.cards[s])]
-    return g
+Evidence = list[tuple[View, str, tuple[Kind, ...], Action]]
 
 
-def _probability(g: Game, action: Action) -> float:
-    assert action.seat is not None
-    return sum(p for a, p in policy(g, action.seat, modelled(g, action.seat))
-               if _same(a, action))
+@lru_cache(maxsize=1 << 16)
+def _chance(v: View, level: str, rules: Rules, action: Action) -> float:
+    """The probability that a bot of ``level`` seeing ``v`` takes ``action``."""
+    return sum(p for a, p in distribution(v, level, rules) if _same(a, action))
+
+
+class _Worlds:
+    """Steps 1–2 of the module doc as a sampler of worlds for ``seat`` (to act in
+    ``game``; ``first``, ``past``: the table at the deal and the actions since).
+
+    A bot's policy sees only its own cards and what is public, so the chance of its
+    actions so far depends on the unseen cards through its own two hidden cards alone:
+    the Bayes weight of a world is the product, over the bots, of a likelihood of their
+    hidden pair.  Each bot's pair is drawn in proportion to that likelihood from the
+    cards still unseen (exact over the pairs of kinds), the rest of the unseen cards are
+    shuffled into every other unseen place, and the world keeps as its weight the
+    product of the normalising sums (the importance weight of this proposal against
+    the posterior: the same posterior as weighing uniformly dealt worlds, with far
+    fewer wasted worlds when the bots have acted)."""
+
+    def __init__(self, game: Game, seat: int, first: Game, past: Sequence[Action]) -> None:
+        hand = game.hand
+        assert hand is not None
+        self.seat = seat
+        self.base = game.copy()
+        self.base.state.history, self.base.state.log = [], []
+        visible = {s: set(game.visible_cards(s, seat)) for s in hand.order}
+        self.unseen = [(s, i) for s in hand.order for i, label in enumerate(hand.cards[s])
+                       if label not in visible[s]]
+        known = {label for s in hand.order for label in visible[s]}
+        self.pool = [c for c in DECK if c.label not in known]
+        evidence: dict[int, Evidence] = {}
+        g = first.copy()
+        for a in past:
+            if (a.seat is not None and a.seat != seat and g.seats[a.seat].bot
+                    and a.kind in BETTING):
+                up = tuple(card_by_label(c).kind for c in g.visible_cards(a.seat, seat))
+                evidence.setdefault(a.seat, []).append(
+                    (view(g, a.seat), modelled(g, a.seat), up, a))
+            g.apply(a)
+        copies = Counter(c.kind for c in self.pool)
+        kinds = sorted(copies, key=lambda k: k.index)
+        pairs = [(a, b) for i, a in enumerate(kinds) for b in kinds[i:]
+                 if a is not b or copies[a] > 1]
+        rules = game.rules
+        self.labels: dict[Kind, list[str]] = {k: [c.label for c in self.pool if c.kind is k]
+                                              for k in kinds}
+        self.likely = [_Likely(b, {(ka, kb): math.prod(
+            _chance(replace(v, own=_sorted((ka, kb, *up))), level, rules, a)
+            for v, level, up, a in evidence[b]) for ka, kb in pairs}, copies)
+            for b in hand.order if b in evidence]
+
+    def draw(self, rng: random.Random) -> tuple[Game, float]:
+        """A world (a copy of the table with every unseen card dealt) and its weight
+        (0: no world explains the bots' actions)."""
+        g = self.base.copy()
+        cards = g.hand.cards  # type: ignore[union-attr]
+        weight = 1.0
+        taken: list[Kind] = []
+        drawn: dict[tuple[int, int], str] = {}
+        for like in self.likely:
+            # the sum of the likelihood over the pairs the bots before left
+            total = like.total - sum(like.row[k] for k in taken) + sum(
+                like.of[ka, kb] for i, ka in enumerate(taken) for kb in taken[i + 1:])
+            if total <= 1e-12 * like.total:
+                return g, 0.0
+            weight *= total
+            while True:  # a pair in proportion to its likelihood, among those left
+                i = bisect(like.cumulative, rng.random() * like.total)
+                if i == len(like.pairs):  # rounding
+                    continue
+                ka, kb = like.pairs[i]
+                pair = (rng.sample(self.labels[ka], 2) if ka is kb else
+                        [rng.choice(self.labels[ka]), rng.choice(self.labels[kb])])
+                if not set(pair) & set(drawn.values()):
+                    break
+            drawn[like.seat, 0], drawn[like.seat, 1] = pair
+            taken += (ka, kb)
+        rest = [c.label for c in self.pool if c.label not in drawn.values()]
+        rng.shuffle(rest)
+        it = iter(rest)
+        for s, i in self.unseen:
+            cards[s][i] = drawn[s, i] if (s, i) in drawn else next(it)
+        return g, weight
+
+
+class _Likely:
+    """One bot's likelihood of each pair of kinds as its hidden cards (``of``), with
+    what :meth:`_Worlds.draw` needs: the pairs' cumulative weight over the unseen
+    physical cards, their total, and per kind the likelihood summed over the pairs one
+    card of that kind makes with the others."""
+
+    def __init__(self, seat: int, of: dict[tuple[Kind, Kind], float],
+                 copies: Counter[Kind]) -> None:
+        self.seat = seat
+        self.of = of | {(kb, ka): p for (ka, kb), p in of.items()}
+        self.pairs = list(of)
+        self.cumulative = list(accumulate(
+            p * (copies[ka] * (copies[ka] - 1) // 2 if ka is kb else copies[ka] * copies[kb])
+            for (ka, kb), p in of.items()))
+        self.total = self.cumulative[-1]
+        self.row = {ka: sum(self.of.get((ka, kb), 0.0) * (n - (ka is kb))
+                            for kb, n in copies.items()) for ka in copies}
 
 
 def _play_out(g: Game, seat: int, rng: random.Random) -> int:
@@ -205,19 +299,12 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
     hand = game.hand
     assert hand is not None
     first, past = start or _hand_start(game)
+    sampler = _Worlds(game, seat, first, past)
     weights: list[float] = []
     values: list[list[float]] = [[] for _ in options]
     committed = hand.committed[seat]
     for _ in range(worlds):
-        g = _world(first, seat, game, rng)
-        w = 1.0
-        for a in past:
-            if (a.seat is not None and a.seat != seat and g.seats[a.seat].bot
-                    and a.kind in BETTING):
-                w *= _probability(g, a)
-                if w == 0:
-                    break
-            g.apply(a)
+        g, w = sampler.draw(rng)
         if w == 0:
             continue
         weights.append(w)
@@ -229,7 +316,7 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
                 values[j].append(-committed)
                 continue
             rng.setstate(state)  # the same random numbers for every alternative
-            trial = copy.deepcopy(g)
+            trial = g.copy()
             trial.apply(option)
             values[j].append(_play_out(trial, seat, rng))
     return weights, values
@@ -283,7 +370,7 @@ def _decisions(config: Any, log: Sequence[Any], seat: int
     if not deals:
         raise ReviewError("the log holds no hand")
     game = replay(config, log[:deals[-1] + 1])
-    first = copy.deepcopy(game)
+    first = game.copy()
     first.state.history.clear()
     first.state.log.clear()
     past: list[Action] = []

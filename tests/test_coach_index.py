@@ -56,3 +56,14 @@ def test_switch_goes_back_to_the_coach_page() -> None:
 
 def test_the_table_start_page_links_to_it() -> None:
     assert 'href="/coach/"' in Client().get("/table/").content.decode()
+
+
+@pytest.mark.parametrize("kind", ["fold", "call", "raise", "tuo", "qiao", "check"])
+def test_option_labels_are_capitalised_in_english(kind: str) -> None:
+    from django.utils import translation
+
+    from tutorial.views.coach import option_label
+
+    with translation.override("en"):
+        label = option_label({"kind": kind, "amount": 20})
+    assert label[0].isupper() and label.endswith(" 20")

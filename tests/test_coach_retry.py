@@ -99,3 +99,16 @@ def test_english(played: tuple[Client, str]) -> None:
     amount = next(a for a in range(low, high) if a not in priced)
     html = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}).content.decode()
     assert "priced afresh" in html and untranslated(html, game_terms()) == []
+
+
+def test_an_amount_no_world_explains_is_404(played: tuple[Client, str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.review import ReviewError
+
+    def refuse(*args: Any) -> None:
+        raise ReviewError("no world explains the bots' actions")
+
+    client, tid = played
+    low, _high, _d = limits(client, tid)
+    monkeypatch.setattr("tutorial.coach.retry", refuse)
+    assert client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low + 1}).status_code == 404

@@ -607,3 +607,32 @@ def test_cli_simulate() -> None:
     bad = subprocess.run([sys.executable, "-m", "engine", "simulate", "--bots", "simple,god"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "god" in bad.stderr
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 60))
+def test_copy_is_an_independent_equal_table(seed: int, steps: int) -> None:
+    """``Game.copy`` (the play-outs' fast copy) equals the table, and playing on from the
+    copy leaves the original as it was."""
+    game = Game.new([("a", "strong"), ("b", "simple"), ("c", "strong")], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.phase is Phase.BETWEEN:
+            for i, s in enumerate(game.seats):
+                if s.bobo <= 0:
+                    game.apply(Action(Act.REBUY, i, game.rules.stakes.later_bobo))
+            game.apply(Action(Act.DEAL))
+        actor = game.to_act
+        if actor is None or game.phase is Phase.OVER:
+            break
+        game.apply(bot_action(game, actor, rng))
+    before = game.to_json()
+    twin = game.copy()
+    assert twin.to_json() == before and twin.rules == game.rules
+    for _ in range(40):
+        if twin.phase is Phase.BETWEEN:
+            break
+        actor = twin.to_act
+        assert actor is not None
+        twin.apply(bot_action(twin, actor, rng))
+    assert game.to_json() == before

@@ -118,6 +118,25 @@ def test_figures_agree_with_rejection_sampling(seed: int) -> None:
     assert abs(call.ev - mean) <= 3 * math.hypot(call.stderr, error), (call, mean, error)
 
 
+@pytest.mark.parametrize("seed", [5, 13])
+def test_big_bets_agree_with_a_long_simulation_against_the_real_bots(seed: int) -> None:
+    """Round 1, strong bots: 敲 and the large 返 are priced as an independent simulation
+    of the same spot against the real bots prices them (within three standard errors)."""
+    start, game, past = spot(seed)
+    assert game.hand is not None and game.hand.round == 1
+    decision = price_decision(game, worlds=300, seed=seed)
+    big = [p for p in decision.options if p.action.kind is Act.QIAO or (
+        p.action.kind is Act.RAISE and p.action.amount == max(
+            q.action.amount or 0 for q in decision.options if q.action.kind is Act.RAISE))]
+    assert {p.action.kind for p in big} == {Act.QIAO, Act.RAISE}
+    for option in big:
+        mean, error, kept = rejection_estimate(start, game, past, option.action, 3000,
+                                               seed + 200)
+        assert kept > 150
+        assert abs(option.ev - mean) <= 3 * math.hypot(option.stderr, error), (
+            option, mean, error)
+
+
 def test_grades_never_call_noise_a_mistake() -> None:
     assert grade(10.0, 6.0, 3) == "好"  # within two standard errors
     assert grade(1.0, 0.1, 3) == "好"

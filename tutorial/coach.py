@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from engine.cards import DECK
 from engine.game import (
@@ -40,7 +40,7 @@ from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 
 HUMAN = 0
-VERSION = 2  # bump when the stored review's shape changes: old rows are recomputed
+VERSION = 3  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -138,7 +138,11 @@ def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
 
 def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str, Any]:
     """The review of finished hand ``number`` (JSON-ready; see the module doc)."""
-    data = export(table, number)
+    return review_export(export(table, number), number, worlds)
+
+
+def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> dict[str, Any]:
+    """The review of the last hand of an export (:func:`export`), hand ``number``."""
     log = data["log"]
     deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
     try:
@@ -163,27 +167,34 @@ def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str
 
 
 def stored(table: PracticeTable, number: int) -> dict[str, Any]:
-    """The review of hand ``number``, computed on the first request and then read."""
+    """The review of hand ``number``, computed on the first request and then read.
+
+    Parallel first requests may each compute it (the figures are the same: fixed seeds),
+    but only the first stores its row; every request answers with the stored row."""
     row = HandReview.objects.filter(table=table, number=number).first()
     if row is not None and row.data.get("version") == VERSION:
         return dict(row.data)
     data = compute(table, number)
-    try:
-        with transaction.atomic():
-            HandReview.objects.update_or_create(table=table, number=number,
-                                                defaults={"data": data})
-    except IntegrityError:  # a parallel request stored it first: the same figures
-        pass
-    return data
+    with transaction.atomic():
+        row, created = HandReview.objects.select_for_update().get_or_create(
+            table=table, number=number, defaults={"data": data})
+        if not created and row.data.get("version") != VERSION:  # an older shape
+            row.data = data
+            row.save(update_fields=["data"])
+    return dict(row.data)
 
 
 def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Action
             ) -> dict[str, Any]:
     """Decision ``k`` of hand ``number`` (``game``: the table then) priced again with
     ``action`` as the choice, by :func:`engine.review.retry` with the review's worlds and
-    seed; shaped like a stored decision.  Raises ``ActionError`` for an illegal action."""
+    seed; shaped like a stored decision.  Raises ``ActionError`` for an illegal action,
+    :class:`CoachError` if no sampled world explains the bots' actions."""
     data = export(table, number)
-    decision = retry(data["config"], data["log"], HUMAN, k, action, WORLDS)
+    try:
+        decision = retry(data["config"], data["log"], HUMAN, k, action, WORLDS)
+    except ReviewError as e:
+        raise CoachError(str(e)) from e
     return {**decision_json(decision), **_spot(game)}
 
 

@@ -1,7 +1,7 @@
 """The coach (issue 14 §3): one stored review per finished practice hand.
 
 A review prices every betting decision of the learner and their split
-(:mod:`tutorial.coach`); it takes a second or two, so it is computed once, on the first
+(:mod:`tutorial.coach`); it takes up to a second, so it is computed once, on the first
 request that needs it, and kept here: a page view reads the row.
 """
 

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
@@ -53,7 +54,8 @@ def gloss(word: str) -> str:
 
 
 def option_label(o: dict[str, Any]) -> str:
-    word = _(ACT_WORDS[o["kind"]])
+    """An option as a label (capitalised in English: the words are shared with sentences)."""
+    word = capfirst(_(ACT_WORDS[o["kind"]]))
     return f"{word} {o['amount']}" if o.get("amount") is not None else word
 
 
@@ -295,8 +297,11 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     if same is not None:
         context["picked"] = _picked(d, same, opening)
         return _answer(request, context, 200)
-    fresh = _figures({**coach.reprice(context["table"], number, k, game, action),
-                      "opening": opening, "index": k, "step": d["step"]})
+    try:
+        priced = coach.reprice(context["table"], number, k, game, action)
+    except coach.CoachError:  # no sampled world explains the bots' actions (very rare)
+        raise Http404("this decision cannot be priced again") from None
+    fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
                          "gloss": fresh["gloss"], "why": fresh["why"]}
@@ -315,7 +320,7 @@ def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] |
     return {"number": later[0][0], "index": later[0][1]}
 
 
-REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 1–3 s each)
+REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–1 s each)
 
 
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:

@@ -1,0 +1,109 @@
+"""Benchmark: CPU time of the first review of a practice hand (issue 14: the coach computes
+it inside the first request that needs it, so it must fit a request; target p95 < 1 s).
+
+Plays practice sessions as the site does — the learner in seat 0 against three bots
+(``simple``, ``strong`` and ``mixed`` tables, fixed seeds), the learner by a seeded
+random policy that mostly 瞧 / 休 and sometimes 返, 敲 or 甩 — and times, at the end of
+every hand, what the first request computes: :func:`tutorial.coach.review_export` on the
+session's log (every betting decision priced, the split priced at the showdown).  CPU
+time (``time.process_time``), so other load on the machine does not count; prints p50 /
+p95 / max in milliseconds, and the mean standard error of the priced options.
+
+    .venv/bin/python scripts/bench_review.py [--hands N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chexuan_site.settings")
+
+import django
+
+django.setup()
+
+from engine.bots import bot_action, warm  # noqa: E402
+from engine.game import Act, Action, Game, Phase  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+from tutorial.coach import review_export  # noqa: E402
+
+TARGET_MS = 1000.0
+LEVELS = {"simple": ["simple"] * 3, "strong": ["strong"] * 3,
+          "mixed": ["simple", "strong", "simple"]}
+WEIGHTS = {Act.CALL: 8, Act.CHECK: 8, Act.RAISE: 2, Act.FOLD: 1, Act.QIAO: 0.3}
+
+
+def learner(game: Game, rng: random.Random) -> Action:
+    if game.phase is Phase.SHOWDOWN:
+        game.seats[0].bot = "strong"
+        try:
+            return bot_action(game, 0, rng)
+        finally:
+            game.seats[0].bot = None
+    legal = game.legal_actions(0)
+    acts = [a for a in legal.acts if a in WEIGHTS]
+    act = rng.choices(acts, [WEIGHTS[a] for a in acts])[0]
+    if act is Act.RAISE:
+        return Action(Act.RAISE, 0, legal.min_raise)
+    if act is Act.QIAO:
+        return Action(Act.QIAO, 0, legal.qiao)
+    return Action(act, 0)
+
+
+def session(levels: list[str], hands: int, seed: int) -> list[tuple[float, list[float]]]:
+    """(CPU ms, the options' standard errors) of the review of every hand of a session."""
+    rules = Rules()
+    game = Game.new([("you", None)] + [(f"bot{i}", lv) for i, lv in enumerate(levels)],
+                    rules, seed)
+    rng = random.Random(seed)
+    out = []
+    for number in range(1, hands + 1):
+        for i, s in enumerate(game.seats):
+            if s.bobo <= 0:
+                game.apply(Action(Act.REBUY, i, rules.stakes.later_bobo))
+        game.apply(Action(Act.DEAL))
+        while game.phase is not Phase.BETWEEN:
+            actor = game.to_act
+            assert actor is not None
+            game.apply(learner(game, rng) if actor == 0 else bot_action(game, actor, rng))
+        export = {"config": game.state.config, "log": game.state.log, "seat": 0}
+        start = time.process_time()
+        data = review_export(export, number)
+        ms = (time.process_time() - start) * 1000
+        out.append((ms, [o["stderr"] for d in data["decisions"] for o in d["options"]
+                         if o["stderr"]]))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20, help="hands per table kind")
+    args = parser.parse_args()
+    warm(Rules())
+    session(["strong"], 2, 99)  # fill the caches before timing
+    every: list[float] = []
+    for name, levels in LEVELS.items():
+        results = session(levels, args.hands, 1)
+        times = sorted(ms for ms, _ in results)
+        errors = [e for _, es in results for e in es]
+        every += times
+        print(f"{name}: {len(times)} hands, p50 {statistics.median(times):.0f} ms, "
+              f"p95 {times[min(len(times) - 1, int(0.95 * len(times)))]:.0f} ms, "
+              f"max {times[-1]:.0f} ms; mean standard error "
+              f"{statistics.mean(errors) if errors else 0:.2f} chips")
+    every.sort()
+    p95 = every[min(len(every) - 1, int(0.95 * len(every)))]
+    verdict = "met" if p95 <= TARGET_MS else f"missed by {p95 - TARGET_MS:.0f} ms"
+    print(f"all: {len(every)} hands, p50 {statistics.median(every):.0f} ms, p95 {p95:.0f} ms "
+          f"(target {TARGET_MS:.0f} ms p95: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
