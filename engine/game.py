@@ -170,7 +170,7 @@ class Act(StrEnum):
 
 _ACT_LABELS = {
     Act.CALL: "瞧", Act.RAISE: "返", Act.TUO: "拖", Act.QIAO: "敲", Act.CHECK: "休",
-    Act.FOLD: "甩", Act.SPLIT: "扯牌", Act.SANHUA: "报三花", Act.REBUY: "添钵钵",
+    Act.FOLD: "甩", Act.SPLIT: "扯牌", Act.SANHUA: "报三花", Act.REBUY: "补钵钵",
     Act.LEAVE: "离座", Act.SIT: "入座", Act.DEAL: "发牌", Act.END: "打圈芒",
 }
 BETTING = frozenset({Act.CALL, Act.RAISE, Act.TUO, Act.QIAO, Act.CHECK, Act.FOLD})

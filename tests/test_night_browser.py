@@ -33,7 +33,7 @@ def test_a_night_on_one_phone(
     night = Night.objects.get()
 
     # Hand 1 from the calculator: the names are already there.
-    page.get_by_role("link", name="用算账器算这一盘").click()
+    page.get_by_role("link", name="用算账器算这一手").click()
     assert page.input_value("#n1") == "甲" and page.input_value("#n4") == "丁"
     for row, (stake, cards) in enumerate(
         [("100", "B10 B9 R3 B6"), ("80", "R2 R7 BJ B8"), ("50", "RQ R8 B5 B5")], start=1
@@ -49,7 +49,7 @@ def test_a_night_on_one_phone(
     assert "night=" not in page.input_value("#share-url")  # the shared link cannot edit
     page.get_by_role("button", name="记进“甲、乙、丙、丁”").click()
     page.locator("#next-title").wait_for()
-    assert "第 1 盘记好了" in page.inner_text(".messages")
+    assert "第 1 手记好了" in page.inner_text(".messages")
     assert "+150" in page.inner_text(".standings")
 
     # Hand 2 by hand: a 揍芒 won by 乙.
@@ -60,8 +60,8 @@ def test_a_night_on_one_phone(
     page.fill("#net2", "-3")
     page.fill("#net3", "-3")
     page.select_option("#pot_to", "乙")
-    page.get_by_role("button", name="记下这一盘").click()
-    page.get_by_text("第 2 盘记好了").wait_for()
+    page.get_by_role("button", name="记下这一手").click()
+    page.get_by_text("第 2 手记好了").wait_for()
     assert "开牌前丢芒果（揍芒）：每人 5" in page.inner_text(".next-hand")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     axe(page)
@@ -72,7 +72,7 @@ def test_a_night_on_one_phone(
     # A wrong manual entry: message next to the field, nothing recorded.
     page.get_by_text("或者直接填输赢").click()
     page.fill("#net0", "5")
-    page.get_by_role("button", name="记下这一盘").click()
+    page.get_by_role("button", name="记下这一手").click()
     page.get_by_text("输赢加起来要等于 0").wait_for()
     assert len(night.state().hands) == 2
     axe(page)
@@ -88,7 +88,7 @@ def test_a_night_on_one_phone(
     other.close()
 
     # Undo the 揍芒.
-    page.get_by_role("button", name="撤销：最后记的一盘").click()
+    page.get_by_role("button", name="撤销：最后记的一手").click()
     page.get_by_text("撤销了最后一条记录").wait_for()
     assert len(night.state().hands) == 1
 
@@ -122,13 +122,13 @@ def test_a_night_in_new_york(live_server: Any, chromium_browser: Any, axe: Any) 
     page.get_by_text("或者直接填输赢").click()
     page.check("#kind-zou")
     page.select_option("#pot_to", "乙")
-    page.get_by_role("button", name="记下这一盘").click()
+    page.get_by_role("button", name="记下这一手").click()
     expect(page.locator("#net0-error")).to_contain_text("至少输掉皮 1")
     assert Night.objects.get().events.count() == 0
     page.fill("#net0", "-1")
     page.fill("#net1", "1")
-    page.get_by_role("button", name="记下这一盘").click()
-    page.get_by_text("第 1 盘记好了").wait_for()
+    page.get_by_role("button", name="记下这一手").click()
+    page.get_by_text("第 1 手记好了").wait_for()
     expect(page.locator(".chart__zero")).to_have_count(1)
     shot(page, "night-new-york")
     page.locator(".chart").screenshot(path=str(ARTIFACTS / "night-chart-results.png"),

@@ -166,7 +166,7 @@ def test_a_whole_night(client: Client) -> None:
     post(client, night, do="quan")
     page = unlinked(client.get(url(night)).content.decode())
     assert "到点了，打圈芒！" in page
-    assert ('这一盘由 <bdi translate="no">丙</bdi> 起头，打满一圈，最后一盘还由 '
+    assert ('这一手由 <bdi translate="no">丙</bdi> 起头，打满一圈，最后一手还由 '
             '<bdi translate="no">丙</bdi> 发（扫尾）') in page
     assert "开牌前丢芒果（圈芒）：每人 5" in page
 

@@ -58,7 +58,7 @@ def test_an_empty_night_draws_no_axis(client: Client) -> None:
     night = create(client)
     assert chart(night.state()) is None
     page = client.get(url(night)).content.decode()
-    assert "chart__svg" not in page and "记下第一盘以后，这里画出每人的输赢" in page
+    assert "chart__svg" not in page and "记下第一手以后，这里画出每人的输赢" in page
 
 
 def test_amounts_out_of_range_say_what_the_limits_are(client: Client) -> None:

@@ -55,7 +55,7 @@ def test_rebuy_over_the_limit(page: Any, live_server: Any,
     page.evaluate("document.getElementById('rebuy-amount').removeAttribute('max')")
     rebuy.fill("100000000")
     page.click("button:has-text('添')")
-    refused(page, url, "添钵钵")
+    refused(page, url, "补钵钵")
     assert "amount" not in page.inner_text(".table-error")
     assert game_of(url).seats[0].bobo == 100
     screenshot(page, "table-refused-rebuy")

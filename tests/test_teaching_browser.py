@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.test_phone_browser import MEASURE
 from tutorial import course, teaching
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,8 +102,9 @@ def test_no_sideways_scrolling_at_360px(live_server: Any, browser_page: Any, lan
                 "/course/split/1/?seed=5", "/course/cards/1/?seed=5",
                 *[f"/course/table/{n}/" for n in range(1, len(teaching.stops()) + 1)]]:
         page.goto(live_server.url + url)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, (url, width)
+        found = page.evaluate(MEASURE)
+        assert found["scrollWidth"] <= 360, (url, found)
+        assert not found["narrow"], (url, found["narrow"])  # no text broken after each character
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

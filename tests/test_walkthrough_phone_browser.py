@@ -17,9 +17,6 @@ MAX_HEIGHT = 1170  # 1.5 × 780
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=True, reason="issue 15: 1 (zh) / 6 (en) of 186 steps are still taller "
-                   "than 1,170 px: the English settlement-order steps (xj-mp-2/9 ~1,500 px), "
-                   "full-hand/23 (the squeeze) and xj-mp-2/8 (verdict and slip)")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_every_walkthrough_step_fits_one_and_a_half_phone_screens(

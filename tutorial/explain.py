@@ -118,7 +118,7 @@ def hand_line(seat: Seat, rules: Rules) -> SafeString:
     if seat.folded:
         return _fmt(_("{who} 甩了牌：下的 {stake} 是皮。"), who=_name(seat.name), stake=seat.stake)
     if seat.sanhua:
-        return _fmt(_("{who} 报 {sanhua}：这一盘不输不赢，下的 {stake} 拿回去。"),
+        return _fmt(_("{who} 报 {sanhua}：这一手不输不赢，下的 {stake} 拿回去。"),
                     who=_name(seat.name), sanhua=format_html('<span lang="zh-Hans">{}</span>',
                                                              seat.sanhua),
                     stake=seat.stake)

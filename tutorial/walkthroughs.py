@@ -282,6 +282,7 @@ class Step:
     squeeze: Squeeze | None = None
     facts: dict[str, str] = field(default_factory=dict)
     reveal: squeeze_stage.Stage | None = None  # one drawing of a squeeze walkthrough
+    rule: SafeString | None = None  # the general rule the step applies (opens on demand)
 
 
 @dataclass
@@ -490,7 +491,6 @@ def settlement_steps(result: Settlement, seats: Sequence[Seat], rules: Rules, *,
                            Cell(grp(s.split.tail)), Cell(grp(s.split.head)),
                            Cell(conditional_escape(str(s.stake)), f"stake:{name}", str(s.stake))])
     paras = [intro] if intro else []
-    paras.append(say("order_rule", wei=term("尾"), tou=term("头")))
     pi = explain.pi_line(result, seats)
     if pi:
         paras.append(ex(pi))
@@ -503,7 +503,8 @@ def settlement_steps(result: Settlement, seats: Sequence[Seat], rules: Rules, *,
                              if s.split is not None],
                       tables=[TableView(say("cap_order"), [say("th_place"), say("th_player"),
                                         say("th_tail"), say("th_head"), say("th_stake")],
-                                        order_rows)], facts=facts))
+                                        order_rows)], facts=facts,
+                      rule=say("order_rule", wei=term("尾"), tou=term("头"))))
     lines = [ex(line) for line in explain.transfer_lines(result, seats)]
     by_winner: dict[str, list[int]] = {}
     transfers = list(result.transfers)

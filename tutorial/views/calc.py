@@ -38,6 +38,7 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.rulesets import RULES_LABELS
 from tutorial.visitor_text import clean, key
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def _validate_name(seat: SeatInput, seen: Counter[str]) -> None:
 def _validate_stake(seat: SeatInput) -> None:
     text = seat.stake_text
     if not text:
-        seat.errors["stake"] = _("写上这一盘下了多少。")
+        seat.errors["stake"] = _("写上这一手下了多少。")
     else:
         try:
             seat.stake = parse_int(text, 0, STAKE_MAX)
@@ -389,7 +390,7 @@ def calc(request: HttpRequest) -> HttpResponse:
         "table": table,
         "result": result,
         "kinds": KINDS,
-        "presets": [("xuanjing", _("《旋经》规则（默认）")), ("app", _("app 规则（有地王）"))],
+        "presets": list(RULES_LABELS.items()),
         "share_url": request.build_absolute_uri(f"{request.path}?{query}") if query else "",
         "query": query,
         "night": night,

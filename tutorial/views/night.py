@@ -211,9 +211,9 @@ def _check_fresh(night: Night, data: QueryDict) -> None:
 
 def _check_can_play(state: NightState) -> None:
     if state.quan_done:
-        raise Problem({"form": _("圈芒已经打完，今晚不再记新的一盘。")})
+        raise Problem({"form": _("圈芒已经打完，今晚不再记新的一手。")})
     if state.broke:
-        raise Problem({"form": _("%(names)s 的钵钵输光了：先补钵钵或离场，再记下一盘。") % {
+        raise Problem({"form": _("%(names)s 的钵钵输光了：先补钵钵或离场，再记下一手。") % {
             "names": "、".join(p.name for p in state.broke)}})
     if len(state.active) < 2:
         raise Problem({"form": _("桌上不到两个人，记不了。")})
@@ -228,7 +228,7 @@ def _after_mango(state: NightState) -> dict[str, int]:
 def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     kind = data.get("kind", "")
     if kind not in ("show", "zou", "xiu"):
-        raise Problem({"kind": _("选这一盘是怎么结束的。")})
+        raise Problem({"kind": _("选这一手是怎么结束的。")})
     errors: dict[str, str] = {}
     left = _after_mango(state)
     nets: dict[str, int] = {}
@@ -352,7 +352,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         _check_can_play(state)
         record = _record_manual if action == "hand" else _record_calc
         after = _add(night, "hand", record(night, state, data))
-        messages.success(request, _("第 %(n)d 盘记好了。") % {"n": len(after.hands)})
+        messages.success(request, _("第 %(n)d 手记好了。") % {"n": len(after.hands)})
         if after.quan_done:
             messages.info(request, _("圈芒打完了，今晚到此结束：看最后的输赢和饭钱。"))
     elif action in ("rebuy", "leave"):
@@ -371,7 +371,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
     elif action == "quan":
         night.end_at = timezone.now()
         night.save(update_fields=["end_at"])
-        messages.success(request, _("到点了：下一盘开始打圈芒。"))
+        messages.success(request, _("到点了：下一手开始打圈芒。"))
     elif action == "end":
         end = _parse_end(data.get("end", ""), night.zone, timezone.now())
         if end is None:
@@ -482,7 +482,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
 
 def _event_label(event: NightEvent) -> str:
     if event.kind == "hand":
-        return _("最后记的一盘")
+        return _("最后记的一手")
     who = str(event.data.get("player", ""))
     if event.kind == "rebuy":
         return _("%(name)s 补钵钵 %(amount)s") % {"name": who, "amount": event.data.get("amount")}

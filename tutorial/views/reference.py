@@ -32,6 +32,7 @@ from engine.rules import PRESETS, STAKES, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import glossary
 from tutorial.pagecache import visitor_independent
+from tutorial.rulesets import RULES_LABELS
 from tutorial.search import (
     CATALOGUES,
     FILTER_CATEGORIES,
@@ -107,10 +108,6 @@ SOURCE_LABELS: dict[str, Promise] = {
     "003": _("扯旋游戏介绍页（003）"),
 }
 
-RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("《旋经》规则（默认）"),
-    "app": _("app 规则（有地王）"),
-}
 
 POINTS_ZERO = _("零点（皱）")
 
@@ -753,7 +750,7 @@ def _app_differences() -> list[AppDifference]:
         ),
         AppDifference(
             "opening", _("开局"),
-            gettext("每人押 %(pi)s 的皮；挡家必须先发招 %(opening)s") % {
+            gettext("每人押 %(pi)s 分的皮；挡家必须先发招 %(opening)s 分") % {
                 "pi": xj.stakes.pi, "opening": xj.stakes.opening},
             _("底皮自动投入，没有必须先下的一注"),
             _("先定簸簸数，再押底皮，没有必须先下的一注"),

@@ -48,14 +48,11 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import get_rules
 from engine.showdown import Opponent, Pricing, Situation, price
 from tutorial.pagecache import visitor_independent
+from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
 from tutorial.views.calc import is_htmx
 
 RULES_NAMES = ("xuanjing", "app")
-RULES_LABELS: dict[str, Promise] = {
-    "xuanjing": _("《旋经》规则（默认）"),
-    "app": _("app 规则（有地王）"),
-}
 RULES_SHORT: dict[str, Promise] = {"xuanjing": _("《旋经》规则"), "app": _("app 规则")}
 SPLIT_WORDS = (_("分法一"), _("分法二"), _("分法三"))
 EXAMPLE_HAND = "RQ R6 R7 B9"
@@ -260,14 +257,14 @@ def why(advice: Advice, rules_name: str) -> str:
             return gettext("这手牌头最大的分法就是最好的分法，另有一种分法和它一样好。")
         return gettext(
             "这手牌头最大的分法就是最好的分法：换成别的分法，头变小了，尾补回来的不够，"
-            "每次亮牌平均要少赢 %(d)s 或更多。"
+            "每次比牌平均要少赢 %(d)s 或更多。"
         ) % {"d": f"{margin:.3f}"}
     bh, bt = _group_view(best.split.head, rules_name), _group_view(best.split.tail, rules_name)
     nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)
     return gettext(
         "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
         "第 %(bt)s 大（共 %(total)s 组）。吃要头尾都不输，尾强了，吃的机会从 %(w0)s 变成 "
-        "%(w1)s，死的机会从 %(l0)s 变成 %(l1)s，每次亮牌平均多赢 %(gain)s。"
+        "%(w1)s，死的机会从 %(l0)s 变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
     ) % {
         "nh": nh["position"],
         "bh": bh["position"],
@@ -408,8 +405,8 @@ def _cards(text: str, n: int, field: str) -> tuple[Kind, ...]:
     if len(kinds) != n:
         template = (ngettext("你的牌是四张，你填了 %(n)s 张。", "你的牌是四张，你填了 %(n)s 张。",
                              len(kinds)) if n == 4 else
-                    ngettext("对手%(row)s的明牌是两张，你填了 %(n)s 张。",
-                             "对手%(row)s的明牌是两张，你填了 %(n)s 张。", len(kinds)))
+                    ngettext("对手 %(row)s 的明牌是两张，你填了 %(n)s 张。",
+                             "对手 %(row)s 的明牌是两张，你填了 %(n)s 张。", len(kinds)))
         raise TableError(field, template, n=len(kinds), row=field[1:])
     return tuple(kinds)
 
@@ -453,7 +450,7 @@ def _situation(form: dict[str, Any]) -> Situation:
         if not row["visible"] and not row["stake"]:
             continue
         visible = _cards(row["visible"], 2, f"v{row['n']}")
-        what = gettext("对手%(n)s的下注") % {"n": row["n"]}
+        what = gettext("对手 %(n)s 的下注") % {"n": row["n"]}
         opponents.append(Opponent((visible[0], visible[1]),
                                   _stake(row["stake"], f"s{row['n']}", what)))
     if not opponents:

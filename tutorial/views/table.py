@@ -157,10 +157,10 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.NO_HAND: N_("现在没有在打的牌：先发牌"),
     ErrorCode.NO_SUCH_SEAT: N_("没有这个座位"),
     ErrorCode.SEAT_LEFT: N_("%(name)s 已经离座了"),
-    ErrorCode.REBUY_TOO_SMALL: N_("添钵钵至少 %(min)s"),
+    ErrorCode.REBUY_TOO_SMALL: N_("补钵钵至少 %(min)s"),
     ErrorCode.REBUY_TOO_BIG: N_("一次最多添 %(max)s"),
     ErrorCode.TOO_FEW_PLAYERS: N_("至少要坐两个人才能发牌"),
-    ErrorCode.BOBO_EMPTY: N_("%(name)s 的钵钵空了：先添钵钵（至少 %(min)s）或者离座"),
+    ErrorCode.BOBO_EMPTY: N_("%(name)s 的钵钵空了：先补钵钵（至少 %(min)s）或者离座"),
     ErrorCode.QUAN_ALREADY: N_("已经在打圈芒了"),
     ErrorCode.BAD_DECK: N_("码好的牌必须正好是 32 张，每张一次"),
     ErrorCode.NOBODY_TO_PASS: N_("没有下一个人可以轮到"),
@@ -214,7 +214,7 @@ class CardView:
 
 ACT_WORDS = {
     "call": "瞧", "raise": "返", "tuo": "拖", "qiao": "敲", "check": "休", "fold": "甩",
-    "split": "扯牌", "sanhua": "报三花", "rebuy": "添钵钵", "leave": "离座", "sit": "入座",
+    "split": "扯牌", "sanhua": "报三花", "rebuy": "补钵钵", "leave": "离座", "sit": "入座",
     "deal": "发牌",
     "end": "打圈芒",
 }
@@ -481,7 +481,7 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
     if act in (Act.DEAL, Act.END):
         return Action(act)
     if act in (Act.REBUY, Act.LEAVE, Act.SIT):
-        amount = (_int(request.POST.get("amount"), _("添钵钵的数目"), game.rules.stakes.later_bobo,
+        amount = (_int(request.POST.get("amount"), _("补钵钵的数目"), game.rules.stakes.later_bobo,
                        MAX_REBUY) if act is Act.REBUY else None)
         return Action(act, HUMAN, amount)
     if _squeeze_pending(table, game):
