@@ -38,6 +38,7 @@ def test_own_raise_with_htmx(live_server: Any, browser_page: Any, table: tuple[s
     own(page, live_server, cookie)
     url = f"{live_server.url}/coach/{tid}/1/retry/0/"
     page.goto(url)
+    expect(page.locator("#raise-busy")).to_be_hidden()  # not just transparent (axe, readers)
     axe(page)
     amount = own_amount(page)
     page.get_by_label("或者返到你自己定的数").fill(str(amount))
@@ -46,6 +47,7 @@ def test_own_raise_with_htmx(live_server: Any, browser_page: Any, table: tuple[s
     expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount}")
     expect(page.locator("#answer .coach-why")).to_contain_text("赢的机会约")
     expect(page).to_have_url(url)  # swapped, not loaded
+    expect(page.locator("#raise-busy")).to_be_hidden()  # no half-faded text for axe to find
     axe(page)
     screenshot(page, "coach-retry-raise-zh")
     # past the browser's own checks, the server's refusal is swapped in with its message
