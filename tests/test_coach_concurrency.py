@@ -7,12 +7,11 @@ show (a live production server with several workers, on SQLite and on PostgreSQL
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 
 import pytest
 
-from tests.test_night_concurrency import Client, server_on_test_database
+from tests.test_night_concurrency import Client, at_once, server_on_test_database
 
 pytestmark = pytest.mark.concurrency
 
@@ -61,28 +60,6 @@ def figures(page: str) -> list[str]:
     return re.findall(r"[−-]?\d+\.\d+|好|不精确|失误|大错", page)
 
 
-def gets_together(client: Client, paths: list[str]) -> list[tuple[int, str]]:
-    """GET every path at once: connections opened first, released by a barrier."""
-    barrier = threading.Barrier(len(paths))
-    results: list[tuple[int, str]] = [(0, "")] * len(paths)
-
-    def run(i: int) -> None:
-        conn = client.connect()
-        barrier.wait()
-        try:
-            status, text, _ = client.request("GET", paths[i], conn=conn)
-        except OSError as e:
-            status, text = -1, repr(e)
-        results[i] = (status, text)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(paths))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    return results
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
     with server_on_test_database() as address:
@@ -97,7 +74,7 @@ def test_parallel_first_reviews_of_a_hand_agree_with_the_stored_row(
     for number in (1, 2):
         learner.play_hand(url, number)
         paths = [f"{coach}{number}/summary", f"{coach}{number}/"] * 3
-        results = gets_together(learner, paths)
+        results = at_once([(learner, "GET", path, None) for path in paths])
         assert [status for status, _ in results] == [200] * len(paths), \
             [text[:500] for status, text in results if status != 200]
         # every request showed the stored figures: a later read gives the same

@@ -118,27 +118,34 @@ class Client:
         return int(match[1])
 
 
-def together(path: str, posts: list[tuple[Client, dict[str, str]]]) -> list[tuple[int, str]]:
-    """POST every (phone, form) at once: connections opened first, released by a barrier."""
-    barrier = threading.Barrier(len(posts))
-    results: list[tuple[int, str]] = [(0, "")] * len(posts)
+def at_once(requests: list[tuple[Client, str, str, dict[str, str] | None]]
+            ) -> list[tuple[int, str]]:
+    """Send every (client, method, path, form) at once: connections opened first, released
+    by a barrier.  (status, text) of each, status -1 when the connection failed."""
+    barrier = threading.Barrier(len(requests))
+    results: list[tuple[int, str]] = [(0, "")] * len(requests)
 
     def run(i: int) -> None:
-        phone, form = posts[i]
-        conn = phone.connect()
+        client, method, path, form = requests[i]
+        conn = client.connect()
         barrier.wait()
         try:
-            status, text, _ = phone.request("POST", path, form, conn=conn)
+            status, text, _ = client.request(method, path, form, conn=conn)
         except OSError as e:
             status, text = -1, repr(e)
         results[i] = (status, text)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(posts))]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(requests))]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=120)
     return results
+
+
+def together(path: str, posts: list[tuple[Client, dict[str, str]]]) -> list[tuple[int, str]]:
+    """POST every (phone, form) to ``path`` at once."""
+    return at_once([(phone, "POST", path, form) for phone, form in posts])
 
 
 def exactly_one(results: list[tuple[int, str]]) -> None:
