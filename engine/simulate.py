@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,23 @@ def parse_bots(text: str) -> list[str]:
     return levels
 
 
+def rebuy_empty(game: Game) -> list[int]:
+    """Re-buy (the later 钵钵) every seat whose 钵钵 is empty; the seats that re-bought."""
+    empty = [i for i, seat in enumerate(game.seats) if seat.bobo <= 0]
+    for i in empty:
+        game.apply(Action(Act.REBUY, i, game.rules.stakes.later_bobo))
+    return empty
+
+
+def play_hand(game: Game, choose: Callable[[Game, int], Action]) -> None:
+    """Deal the next hand and play it to its end, each seat acting by ``choose(game, seat)``."""
+    game.apply(Action(Act.DEAL))
+    while game.phase is not Phase.BETWEEN:
+        actor = game.to_act
+        assert actor is not None
+        game.apply(choose(game, actor))
+
+
 def simulate(levels: Sequence[str], hands: int, seed: int = 0,
              rules: Rules | None = None) -> SimResult:
     """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties."""
@@ -76,16 +93,10 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     endings = dict.fromkeys(ENDINGS, 0)
     start = time.perf_counter()
     for _ in range(hands):
-        for i, seat in enumerate(game.seats):
-            if seat.bobo <= 0:
-                game.apply(Action(Act.REBUY, i, rules.stakes.later_bobo))
-                rebuys[i] += 1
+        for i in rebuy_empty(game):
+            rebuys[i] += 1
         before = [s.net for s in game.seats]
-        game.apply(Action(Act.DEAL))
-        while game.phase is not Phase.BETWEEN:
-            actor = game.to_act
-            assert actor is not None
-            game.apply(bot_action(game, actor, rng))
+        play_hand(game, lambda g, seat: bot_action(g, seat, rng))
         result = game.history[-1].result
         assert result is not None
         # everyone declaring 三花 still reached the showdown

@@ -19,8 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bots import bot_action, warm
-from engine.game import Act, Action, Game, Phase
+from engine.game import Action, Game
 from engine.rules import Rules
+from engine.simulate import play_hand, rebuy_empty
 
 BUDGET_MS = 300.0
 
@@ -30,19 +31,17 @@ def decisions(levels: list[str], hands: int, seed: int) -> list[float]:
     game = Game.new([(f"{lv}{i}", lv) for i, lv in enumerate(levels)], rules, seed)
     rng = random.Random(seed)
     times: list[float] = []
+
+    def timed(g: Game, actor: int) -> Action:
+        start = time.process_time()
+        action = bot_action(g, actor, rng)
+        if g.seats[actor].bot == "expert":
+            times.append((time.process_time() - start) * 1000)
+        return action
+
     for _ in range(hands):
-        for i, s in enumerate(game.seats):
-            if s.bobo <= 0:
-                game.apply(Action(Act.REBUY, i, rules.stakes.later_bobo))
-        game.apply(Action(Act.DEAL))
-        while game.phase is not Phase.BETWEEN:
-            actor = game.to_act
-            assert actor is not None
-            start = time.process_time()
-            action = bot_action(game, actor, rng)
-            if game.seats[actor].bot == "expert":
-                times.append((time.process_time() - start) * 1000)
-            game.apply(action)
+        rebuy_empty(game)
+        play_hand(game, timed)
         game.state.history.clear()
         game.state.log.clear()
     return times

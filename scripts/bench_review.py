@@ -32,6 +32,7 @@ django.setup()
 from engine.bots import bot_action, warm  # noqa: E402
 from engine.game import Act, Action, Game, Phase  # noqa: E402
 from engine.rules import Rules  # noqa: E402
+from engine.simulate import play_hand, rebuy_empty  # noqa: E402
 from tutorial.coach import review_export  # noqa: E402
 
 TARGET_MS = 1000.0
@@ -65,14 +66,8 @@ def session(levels: list[str], hands: int, seed: int) -> list[tuple[float, list[
     rng = random.Random(seed)
     out = []
     for number in range(1, hands + 1):
-        for i, s in enumerate(game.seats):
-            if s.bobo <= 0:
-                game.apply(Action(Act.REBUY, i, rules.stakes.later_bobo))
-        game.apply(Action(Act.DEAL))
-        while game.phase is not Phase.BETWEEN:
-            actor = game.to_act
-            assert actor is not None
-            game.apply(learner(game, rng) if actor == 0 else bot_action(game, actor, rng))
+        rebuy_empty(game)
+        play_hand(game, lambda g, seat: learner(g, rng) if seat == 0 else bot_action(g, seat, rng))
         export = {"config": game.state.config, "log": game.state.log, "seat": 0}
         start = time.process_time()
         data = review_export(export, number)

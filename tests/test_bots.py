@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.bots import bot_action, policy
 from engine.game import Act, Action, Game, Phase
 from engine.rules import Rules
-from engine.simulate import ENDINGS, simulate
+from engine.simulate import ENDINGS, rebuy_empty, simulate
 
 
 def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, int]]:
@@ -22,9 +22,7 @@ def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, 
     game = Game.new([(f"b{i}", lv) for i, lv in enumerate(levels)], Rules(), seed)
     rng = random.Random(seed)
     for _ in range(hands):
-        for i, seat in enumerate(game.seats):
-            if seat.bobo <= 0:
-                game.apply(Action(Act.REBUY, i, game.rules.stakes.later_bobo))
+        rebuy_empty(game)
         game.apply(Action(Act.DEAL))
         while game.phase is not Phase.BETWEEN:
             actor = game.to_act

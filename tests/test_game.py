@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.bots import bot_action
 from engine.game import Act, Action, ActionError, Game, Phase, replay
 from engine.rules import Rules, RulesError, get_rules, get_stakes
-from engine.simulate import simulate
+from engine.simulate import rebuy_empty, simulate
 
 ABC = [("甲", None), ("乙", None), ("丙", None)]
 
@@ -618,9 +618,7 @@ def test_copy_is_an_independent_equal_table(seed: int, steps: int) -> None:
     rng = random.Random(seed)
     for _ in range(steps):
         if game.phase is Phase.BETWEEN:
-            for i, s in enumerate(game.seats):
-                if s.bobo <= 0:
-                    game.apply(Action(Act.REBUY, i, game.rules.stakes.later_bobo))
+            rebuy_empty(game)
             game.apply(Action(Act.DEAL))
         actor = game.to_act
         if actor is None or game.phase is Phase.OVER:
