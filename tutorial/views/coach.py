@@ -279,7 +279,7 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     """再来一次 with a 返 to the learner's own amount (``?amount=N``, within the legal
     limits): graded from the stored figures when the review priced that amount, else the
     decision is priced again with it among the alternatives (:func:`tutorial.coach.reprice`,
-    a few seconds).  A bad amount: the message, 400, nothing stored."""
+    one decision of a review).  A bad amount: the message, 400, nothing stored."""
     context, game, opening = _retry_context(request, table_id, number, k)
     d = context["d"]
     raw = request.GET.get("amount", "").strip()
