@@ -7,7 +7,8 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org), default none.
     DATABASE_URL     dj-database-url syntax; default sqlite:///<project>/db.sqlite3.
     DATABASE_CREATE  "1" lets a production SQLite database file be created (first migrate).
-    RATE_LIMITS      e.g. "new=100/600,write=600/60" (per client: requests/seconds).
+    RATE_LIMITS      e.g. "new=100/600,write=600/60,session=60/3600" (per client:
+                     requests/seconds).
     CLIENT_IP_HEADER behind a proxy, e.g. HTTP_X_FORWARDED_FOR (its last address counts).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
@@ -115,7 +116,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             DATABASES["default"]["NAME"] = f"file:{quote(_name)}?mode=rw"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "tutorial.sessions"  # the database store; a key the server did not issue is None
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
 # the visitor's to a year.  serve_prod.sh runs clearsessions at each start.
@@ -137,7 +138,7 @@ def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
 
 # Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
 # new tables and nights, "write" for table actions, night entries and quiz/course answers.
-RATE_LIMITS = {"new": (100, 600), "write": (600, 60),
+RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "session": (60, 3600),
                **_rate_limits(os.environ.get("RATE_LIMITS", ""))}
 # Behind a proxy, the request's META key holding the client address it saw (the last one
 # of a comma-separated list), e.g. HTTP_X_FORWARDED_FOR; unset: REMOTE_ADDR.
@@ -209,6 +210,7 @@ if _proxy_header:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"refusals": {"()": "tutorial.logs.OneLineRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "refusals"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

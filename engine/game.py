@@ -189,7 +189,9 @@ class Phase(StrEnum):
 class Action:
     """One action record.  ``amount``: the new level (RAISE/TUO/QIAO, filled in when
     applied) or the chips (REBUY).  ``cards``: the split as four card labels, the first
-    two forming one group (SPLIT), or a stacked deck (DEAL)."""
+    two forming one group (SPLIT), or a stacked deck (DEAL): 32 positions, each a card
+    label or "" for a card never dealt (filled with the cards left, in the deck's order:
+    an export names only the cards that were dealt, :func:`dealt_deck`)."""
 
     kind: Act
     seat: int | None = None
@@ -457,9 +459,7 @@ class Game:
     def dealt(self, seat: int) -> int:
         """How many cards ``seat`` has been dealt in the current (or last) hand."""
         h = self.state.hand
-        if h is None or not h.cards[seat]:
-            return 0
-        return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
+        return 0 if h is None else dealt_count(h, seat)
 
     def legal_actions(self, seat: int | None = None) -> Legal:
         st = self.state
@@ -652,7 +652,9 @@ class Game:
             raise ActionError(ErrorCode.QUAN_ALREADY,
                               "the 圈芒 final orbit is already being played")
         if kind is Act.DEAL and action.cards:
-            if sorted(action.cards) != sorted(c.label for c in DECK):
+            named = [c for c in action.cards if c]
+            if len(action.cards) != 32 or len(set(named)) != len(named) or \
+                    not set(named) <= {c.label for c in DECK}:
                 raise ActionError(ErrorCode.BAD_DECK,
                                   "a stacked deck must hold the 32 cards once each")
         return Action(kind, None, None, tuple(action.cards))
@@ -782,7 +784,8 @@ class Game:
         st.hand_no += 1
         n = len(st.seats)
         if stacked:
-            deck = [card_by_label(c) for c in stacked]
+            rest = iter(c for c in DECK if c.label not in set(stacked))
+            deck = [card_by_label(c) if c else next(rest) for c in stacked]
         else:
             deck = list(DECK)
             random.Random(st.seed * 1_000_003 + st.hand_no).shuffle(deck)
@@ -1170,6 +1173,25 @@ def hand_to_dict(hand: Hand) -> dict[str, Any]:
 
 def hand_from_dict(data: Mapping[str, Any]) -> Hand:
     return _hand_from(data)
+
+
+def dealt_count(h: Hand, seat: int) -> int:
+    """How many cards ``seat`` has been dealt in hand ``h`` (0 if not dealt in)."""
+    if not h.cards[seat]:
+        return 0
+    return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
+
+
+def dealt_deck(h: Hand) -> list[str]:
+    """A DEAL action's deck that deals ``h`` again and names only the cards that were
+    dealt ("" for the 3rd and 4th cards of a player who folded before getting them, and
+    for the cards left in the deck)."""
+    n = len(h.order)
+    deck = [""] * 32
+    for pos, seat in enumerate(h.order):
+        for j in range(dealt_count(h, seat)):
+            deck[j * n + pos] = h.cards[seat][j]
+    return deck
 
 
 def _fold_round(h: Hand, seat: int) -> int:

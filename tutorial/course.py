@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
 
 from engine import quiz as q
+from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
 from tutorial.glossary import mark_chinese
 from tutorial.models_course import CourseProgress
@@ -137,9 +138,11 @@ def check(exercise: Exercise, shown: q.Question | None, answer: Mapping[str, str
         raw = answer.get("choice", "").strip()
         if not raw:
             raise q.QuizError("missing", "no choice")
-        if not raw.isdecimal() or int(raw) >= len(exercise.options):
-            raise q.QuizError("invalid", f"{raw!r} is not one of the options")
-        return ChoiceVerdict(int(raw) == exercise.answer, int(raw), exercise)
+        try:
+            picked = parse_int(raw, 0, len(exercise.options) - 1)
+        except NumberError:
+            raise q.QuizError("invalid", "not one of the options") from None
+        return ChoiceVerdict(picked == exercise.answer, picked, exercise)
     return q.check(shown, answer, RULES)
 
 

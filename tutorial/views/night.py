@@ -27,7 +27,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseNotAllowed,
     HttpResponseRedirect,
     QueryDict,
 )
@@ -38,7 +37,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
@@ -160,7 +159,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     return night, errors, values
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("new")
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
@@ -395,7 +394,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         raise Problem({"form": _("不认识的操作。")})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("write")
 def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     night = _night_or_404(token=token)
@@ -420,9 +419,8 @@ def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "night/night.html", context, status=status)
 
 
+@require_safe
 def night_view(request: HttpRequest, view_token: str) -> HttpResponse:
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     night = _night_or_404(view_token=view_token)
     context = _context(request, night, editable=False, errors={})
     if is_htmx(request) and request.GET.get("live"):
@@ -608,6 +606,7 @@ def _spread_labels(series: list[Series], lo: float, hi: float) -> None:
 # --------------------------------------------------------------------------- CSV
 
 
+@require_safe
 def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     night = _night_or_404(view_token=view_token)
     events = night.event_list()

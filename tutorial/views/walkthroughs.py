@@ -15,10 +15,12 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from tutorial import walkthroughs as wt
 
 
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     entries = wt.all_walkthroughs()
     sections = [
@@ -29,12 +31,14 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "walkthroughs/index.html", {"sections": sections})
 
 
+@require_safe
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     if wt.definition(slug) is None:
         raise Http404(_("没有这个例题。"))
     return HttpResponseRedirect(reverse("walkthrough_step", args=[slug, 1]))
 
 
+@require_safe
 def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     walkthrough = wt.get_walkthrough(slug)
     if walkthrough is None:
