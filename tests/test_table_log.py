@@ -36,13 +36,19 @@ def play(g: Game, lead: bool = True) -> None:
         g.apply(Action(Act.SPLIT, g.to_act, cards=tuple(g.hand.cards[g.to_act])))  # type: ignore[union-attr]
 
 
-def played(client: Client) -> tuple[str, Game]:
-    """A table whose first hand was played out by :func:`play` (the learner, seat 0, holds
-    RQ B9 R8 R7); its url and game."""
+def dealt(client: Client) -> tuple[str, Game]:
+    """A new table and its first hand, dealt (not stored) with the learner, seat 0,
+    holding RQ B9 R8 R7 and speaking first; its url and game."""
     url = create(client)
     g = game_of(url)
     g.state.dealer = 1
     g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    return url, g
+
+
+def played(client: Client) -> tuple[str, Game]:
+    """A table whose first hand was played out by :func:`play`; its url and game."""
+    url, g = dealt(client)
     play(g)
     save_game(url, g)
     return url, g
@@ -87,10 +93,7 @@ def test_the_log_names_the_cards_dealt_in_rounds_2_and_3(client: Client) -> None
 
 
 def test_the_fourth_card_being_squeezed_is_not_in_the_log(client: Client) -> None:
-    url = create(client)
-    g = game_of(url)
-    g.state.dealer = 1
-    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    url, g = dealt(client)
     while g.hand is not None and g.hand.round < 3:
         actor = g.to_act
         assert actor is not None
@@ -234,10 +237,7 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
 
 def test_the_lead_badge_passes_on_after_a_check(client: Client) -> None:
     """旋经: 「地牌休了以后，就该由他的下家……发招」: the 发招 badge follows."""
-    url = create(client)
-    g = game_of(url)
-    g.state.dealer = 1
-    g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    url, g = dealt(client)
     while g.hand is not None and g.hand.round < 2:
         g.apply(Action(Act.CALL, g.to_act))
 
