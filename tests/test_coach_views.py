@@ -4,8 +4,10 @@ client, figures checked against the engine, bad input answered 4xx."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,7 +15,8 @@ from django.test import Client
 
 from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
-from tests.coach_hands import coached
+from tests.coach_hands import _move, coached, drive
+from tests.tables import game_of, table_of
 from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
@@ -149,15 +152,42 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
             assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
 
 
+def test_report_adds_up_to_the_tables_net_mango_included(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 圈芒 orbit charges 芒果 before every deal: the report's chips are the table's 本场
+    (钵钵 minus what was bought), 芒果 paid included (issue 20 §5)."""
+    client, tid = coached(monkeypatch, hands=1)
+    url = f"/table/{tid}/"
+    assert client.post(url + "act", {"seq": table_of(url).seq, "act": "end"}).status_code in (
+        200, 303)
+    for _ in drive(client, url, partial(_move, rng=random.Random(3)), 300,
+                   lambda _g, t: t.hands.count() >= 4):
+        pass
+    while client.post(f"/coach/{tid}/review-rest").status_code == 303 and coach.missing(
+            table_of(url)):
+        pass
+    reviews = [row.data for row in HandReview.objects.filter(table=table_of(url))]
+    assert sum(d["mango"] for d in reviews) > 0
+    figures = coach.report(reviews)
+    assert figures["chips"] == game_of(url).seats[0].net
+    html = client.get(f"/coach/{tid}/").content.decode()
+    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    for d in reviews:  # the luck-adjusted figure counts the 芒果 as certain
+        if d["decisions"]:
+            first = d["decisions"][0]
+            assert coach.adjusted(d) <= first["options"][first["chosen"]]["ev"] - d["mango"]
+
+
 def test_adjusted_is_first_choice_minus_later_losses() -> None:
     option = {"kind": "call", "ev": 5.0, "stderr": 1.0}
-    data = {"net": -30, "decisions": [
+    data = {"net": -30, "mango": 0, "decisions": [
         {"round": 1, "chosen": 0, "options": [option], "loss": 0.0, "loss_stderr": 0.0},
         {"round": 2, "chosen": 0, "options": [option], "loss": 4.0, "loss_stderr": 1.0},
         {"round": 3, "chosen": 0, "options": [option], "loss": 3.0, "loss_stderr": 2.0}],
         "split": {"loss": 2.0, "loss_stderr": 0.0}}
     assert coach.adjusted(data) == 5.0 - 4.0 - 2.0  # the 3.0 is within two errors
-    assert coach.adjusted({"net": 7, "decisions": [], "split": None}) == 7
+    assert coach.adjusted({**data, "mango": 3}) == 5.0 - 3 - 4.0 - 2.0
+    assert coach.adjusted({"net": 7, "mango": 3, "decisions": [], "split": None}) == 7
 
 
 def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, str]) -> None:

@@ -145,7 +145,8 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
 def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
     """The hand's players as the coach's pages list them: every card each was dealt (not
     those a fold left in the deck), or only the cards the learner saw, the others counted
-    as face down; their stake now and (once the hand is over) their net."""
+    as face down; their stake now and (once the hand is over) their net, the 芒果 they paid
+    before the deal included (as the table's 本场 counts it)."""
     h = game.hand
     assert h is not None
     players = []
@@ -155,7 +156,7 @@ def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
         players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
                         "folded": h.folded[i], "cards": [card_by_label(c) for c in cards],
                         "hidden": dealt - len(cards), "stake": h.committed[i],
-                        "net": h.result.nets[i] if h.result else 0})
+                        "net": h.result.nets[i] - h.mango_paid[i] if h.result else 0})
     return players
 
 
