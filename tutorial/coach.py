@@ -215,7 +215,7 @@ def adjusted(data: dict[str, Any]) -> float:
     if not decisions:
         return float(data["net"])
     first = decisions[0]
-    value = float(first["options"][first["chosen"]]["ev"]) - data["mango"]
+    value = float(first["options"][first["chosen"]]["ev"]) - float(data["mango"])
     later = sum(counted(d["loss"], d["loss_stderr"]) for d in decisions[1:])
     split = data.get("split")
     if split:
