@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from functools import partial
@@ -21,6 +22,7 @@ from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
 from tutorial.table_store import full_game
+from tutorial.views.coach import option_label
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +92,22 @@ def test_retry_grades_a_pick(played: tuple[Client, str]) -> None:
     assert r.status_code == 200 and "好" in html
     r = client.get(f"/coach/{tid}/1/retry/0/", {"pick": d["best"]}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200 and "<html" not in r.content.decode()
+
+
+def test_retry_marks_the_pick_as_chosen(played: tuple[Client, str]) -> None:
+    """After 再来一次 with another option, the table marks that option 你选的, not the
+    choice made at the table (issue 20 §6)."""
+    client, tid = played
+    client.get(f"/coach/{tid}/1/")
+    d = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data["decisions"][0]
+    other = next(j for j in range(len(d["options"])) if j != d["chosen"])
+    html = client.get(f"/coach/{tid}/1/retry/0/", {"pick": other}).content.decode()
+    answer = html[html.index('id="answer"'):]
+    rows = re.findall(r'<tr class="([^"]*)">\s*<th scope="row">(.*?)</th>', answer)
+    marked = [re.sub(r"<[^>]+>", "", label) for cls, label in rows
+              if "coach-options__chosen" in cls]
+    assert len(rows) == len(d["options"]) and len(marked) == 1
+    assert marked[0] == option_label(d["options"][other])
 
 
 @pytest.mark.parametrize("path", [

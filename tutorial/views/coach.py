@@ -246,7 +246,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     verdict = grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se, "grade": verdict},
-                       top["label"], mine["label"])}
+                       top["label"], mine["label"]),
+            "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
 
 
 def _answer(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
@@ -305,8 +306,8 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
-                         "gloss": fresh["gloss"], "why": fresh["why"]}
-    context["answer_options"] = fresh["options"]
+                         "gloss": fresh["gloss"], "why": fresh["why"],
+                         "options": fresh["options"], "repriced": True}
     return _answer(request, context, 200)
 
 
