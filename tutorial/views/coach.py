@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.review import grade
 from tutorial import coach, table_store
+from tutorial.accounts import reader_key
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.ratelimit import rate_limited
@@ -328,8 +329,8 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
     """Every table of this visitor with finished hands, oldest first, with the figures of
     its reviewed hands: progress across sessions."""
-    owner = request.session.session_key
-    if owner is None:
+    owner = reader_key(request)
+    if not owner:
         return []
     tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
               .filter(finished__gt=0).order_by("created"))
