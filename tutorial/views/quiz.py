@@ -46,6 +46,7 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
@@ -370,6 +371,7 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     key = _reader_key(request)
     progress = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
@@ -383,6 +385,7 @@ def index(request: HttpRequest) -> HttpResponse:
                   {"kinds": kinds, "due": due_counts(key, now())})
 
 
+@same_for_newcomers
 def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
     key = _reader_key(request)
@@ -406,6 +409,7 @@ def review(request: HttpRequest) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def progress(request: HttpRequest) -> HttpResponse:
     key = _reader_key(request)
     moment = now()
