@@ -46,6 +46,7 @@ from tutorial import table_store
 from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -399,6 +400,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
