@@ -146,7 +146,8 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
 def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
     """The hand's players as the coach's pages list them: every card each was dealt (not
     those a fold left in the deck), or only the cards the learner saw, the others counted
-    as face down; their stake now and (once the hand is over) their net."""
+    as face down; their stake now and (once the hand is over) their net, the 芒果 they paid
+    before the deal included (as the table's 本场 counts it)."""
     h = game.hand
     assert h is not None
     players = []
@@ -156,7 +157,7 @@ def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
         players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
                         "folded": h.folded[i], "cards": [card_by_label(c) for c in cards],
                         "hidden": dealt - len(cards), "stake": h.committed[i],
-                        "net": h.result.nets[i] if h.result else 0})
+                        "net": h.result.nets[i] - h.mango_paid[i] if h.result else 0})
     return players
 
 
@@ -246,7 +247,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     verdict = grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se, "grade": verdict},
-                       top["label"], mine["label"])}
+                       top["label"], mine["label"]),
+            "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
 
 
 def _answer(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
@@ -305,8 +307,8 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
-                         "gloss": fresh["gloss"], "why": fresh["why"]}
-    context["answer_options"] = fresh["options"]
+                         "gloss": fresh["gloss"], "why": fresh["why"],
+                         "options": fresh["options"], "repriced": True}
     return _answer(request, context, 200)
 
 

@@ -80,7 +80,7 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
         return parse_int(value, low, high)
     except NumberError as e:
         words = {"name": name, "min": low, "max": high}
-        if e.out_of_range and (value or "").strip().startswith("-"):
+        if e.too_small:
             raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
             raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
@@ -485,7 +485,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        amount = _int(request.POST.get("amount"), _("返到多少"))
+        legal = game.legal_actions(HUMAN)  # the limits the board shows (最少 …，最多 …)
+        amount = _int(request.POST.get("amount"), _("返到多少"),
+                      legal.min_raise or -MAX_AMOUNT, legal.max_raise or MAX_AMOUNT)
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")
