@@ -43,8 +43,10 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import table_store
+from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -62,21 +64,13 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------------- helpers
-def _owner(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
-
-
 def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
     qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
     try:
         table = qs.get(pk=table_id)
     except PracticeTable.DoesNotExist:
         raise Http404("no such table") from None
-    if request.session.session_key is None or table.owner != request.session.session_key:
+    if table.owner != reader_key(request):
         raise Http404("no such table")  # never reveal that another visitor's table exists
     return table
 
@@ -407,10 +401,11 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
-    owner = request.session.session_key
+    owner = reader_key(request)
     if owner:
         context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
     if request.method == "GET":
@@ -434,7 +429,7 @@ def start(request: HttpRequest) -> HttpResponse:
     players: list[tuple[str, str | None]] = [(_("你"), None)]
     players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
     game = Game.new(players, rules, seed=secrets.randbits(32))
-    table = PracticeTable.objects.create(owner=_owner(request), state=game.to_dict(),
+    table = PracticeTable.objects.create(owner=writer_key(request), state=game.to_dict(),
                                          seq=game.seq)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
