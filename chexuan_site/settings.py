@@ -61,6 +61,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses HTML (and JSON) for clients that accept gzip.  After WhiteNoise, which
+    # answers static files itself (already compressed); before everything that writes the
+    # body.  Django adds random bytes to each gzip stream against BREACH (README).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "tutorial.timezones.VisitorTimeZoneMiddleware",

@@ -29,6 +29,7 @@ from tutorial import coach, table_store
 from tutorial.accounts import reader_key
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
@@ -347,6 +348,7 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @require_GET
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     """The coach's own page: what it does, the switch, and the visitor's sessions."""
     return render(request, "coach/index.html", {"sessions": _sessions(request)})

@@ -26,6 +26,7 @@ from engine.numbers import NumberError, parse_int
 from tutorial import course
 from tutorial.accounts import reader_key
 from tutorial.models_course import CourseProgress, record_answer, stars_for
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.views import teaching
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
@@ -66,6 +67,7 @@ def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
 
 @require_safe
 @vary_on_cookie
+@same_for_newcomers
 def course_map(request: HttpRequest) -> HttpResponse:
     progress = course.progress_of(reader_key(request))
     steps, nxt = course.course_map(progress)
@@ -79,6 +81,7 @@ def course_map(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @vary_on_cookie
+@same_for_newcomers
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson(slug)
     return render(request, "course/lesson.html", {
@@ -134,6 +137,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
 
 @rate_limited("write")
 @vary_on_cookie
+@same_for_newcomers
 def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     lesson = _lesson(slug)
     ex = _exercise(lesson, n)

@@ -52,6 +52,7 @@ from tutorial.models_night import (
     dinner_split,
     replay,
 )
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import is_htmx
@@ -162,6 +163,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
 
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",

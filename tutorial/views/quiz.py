@@ -47,6 +47,7 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
@@ -363,6 +364,7 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     key = reader_key(request)
     progress = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
@@ -376,6 +378,7 @@ def index(request: HttpRequest) -> HttpResponse:
                   {"kinds": kinds, "due": due_counts(key, now())})
 
 
+@same_for_newcomers
 def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
     key = reader_key(request)
@@ -399,6 +402,7 @@ def review(request: HttpRequest) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def progress(request: HttpRequest) -> HttpResponse:
     key = reader_key(request)
     moment = now()

@@ -46,6 +46,7 @@ from tutorial import table_store
 from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -355,7 +356,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             "folded": h is not None and i in h.order and h.folded[i],
             "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
             "to_act": marks and h is not None and h.to_act == i,
-            "leader": marks and h is not None and h.leader == i and h.round in (2, 3),
+            "leader": marks and game.opener() == i,
         })
     human_cards: list[CardView] = []
     if h is not None and HUMAN in h.order:
@@ -365,7 +366,8 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
     legal = game.legal_actions(HUMAN)
     my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
     hint_rows = _hint(game) if hint and my_turn and game.phase is Phase.SHOWDOWN else None
-    log = hand_log(game, h, lambda i: display_name(game, i), not live) if h is not None else []
+    log = (hand_log(game, h, lambda i: display_name(game, i), not live, squeeze)
+           if h is not None else [])
     pot = (h.pot_start if live and h is not None else game.state.pot)
     return {
         "table": table, "game": game, "seq": game.seq, "seats": seats, "hand": h, "live": live,
@@ -399,6 +401,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
@@ -485,9 +488,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        legal = game.legal_actions(HUMAN)  # the limits the board shows (最少 …，最多 …)
+        # at most what the board shows (最多 …); below its 最少 the engine says why
         amount = _int(request.POST.get("amount"), _("返到多少"),
-                      legal.min_raise or -MAX_AMOUNT, legal.max_raise or MAX_AMOUNT)
+                      high=game.legal_actions(HUMAN).max_raise or MAX_AMOUNT)
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")
