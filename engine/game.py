@@ -48,6 +48,8 @@ from .mango import Mango, mango_amount, mango_payers
 from .rules import PRESETS, Rules, RulesError, get_stakes
 from .settle import Seat, settle
 
+BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
+
 __all__ = [
     "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
     "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
@@ -322,6 +324,8 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    if not isinstance(data, Mapping):
+        raise RulesError("the rules must be an object")
     base = PRESETS.get(str(data.get("name", "xuanjing")), Rules())
     return base.with_options(
         diwang=bool(data.get("diwang", base.diwang)),
@@ -356,6 +360,9 @@ class Game:
         if not rules.min_seats <= n <= rules.max_seats:
             raise RulesError(f"a table seats {rules.min_seats}–{rules.max_seats} players")
         names = [p[0] for p in players]
+        for _, bot in players:
+            if bot is not None and bot not in BOT_LEVELS:
+                raise RulesError(f"unknown bot level {bot!r} (use {', '.join(BOT_LEVELS)})")
         if len(set(names)) != n or any(not name.strip() for name in names):
             raise RulesError("every seat needs a different, non-empty name")
         stacks = [bobo] * n if bobo is None or isinstance(bobo, int) else list(bobo)

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from engine.game import Act, Action, Game, Phase
-from tests.tables import game_of, history_of, save_game, table_of
+from tests.tables import at_showdown, game_of, history_of, save_game, table_of
 from tests.test_table_i18n import everyone_calls
 from tutorial.models_table import PracticeTable
 
@@ -299,6 +299,32 @@ def test_tampered_values_are_refused(client: Client, data: dict[str, str]) -> No
     assert 400 <= r.status_code < 500  # type: ignore[attr-defined]
     assert 'role="alert"' in r.content.decode()  # type: ignore[attr-defined]
     assert table_of(url).state == state
+
+
+@pytest.mark.parametrize(("amount", "says"), [
+    ("99999999", "返到多少：数字太大，最多 100"), ("101", "返到多少：数字太大，最多 100"),
+    ("9", "返到多少：太小了，最少 10"), ("-5", "返到多少：太小了，最少 10"),
+])
+def test_raise_refusal_states_the_limits_the_board_shows(client: Client, amount: str,
+                                                         says: str) -> None:
+    url = create(client)
+    stacked(url, {})
+    assert "最少 10，最多 100" in client.get(url).content.decode()
+    for htmx in (True, False):
+        r = post(client, url, "act", htmx=htmx, act="raise", amount=amount)
+        assert r.status_code == 400  # type: ignore[attr-defined]
+        assert says in r.content.decode()  # type: ignore[attr-defined]
+
+
+def test_hint_link_after_a_refusal_asks_the_table_page(client: Client) -> None:
+    """Without JavaScript a refused split is shown at …/act: its 提示 still opens the hint."""
+    url = create(client)
+    at_showdown(url)
+    r = post(client, url, "act", htmx=False, act="split", head="x")
+    assert r.status_code == 400  # type: ignore[attr-defined]
+    html = r.content.decode()  # type: ignore[attr-defined]
+    assert f'href="{url}?hint=1"' in html and f'hx-get="{url}?hint=1"' in html
+    assert "hint--best" in client.get(url + "?hint=1").content.decode()
 
 
 @pytest.mark.parametrize("seq", ["", "x", "-1", "99999999999"])

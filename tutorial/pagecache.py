@@ -19,6 +19,8 @@ full path, with a gzip copy when the page has no CSRF token: a client that accep
 gets those bytes as they are (``GZipMiddleware`` leaves a response that is already encoded
 alone, and compresses every other page anew for each response).  Every response still passes
 through the middleware (CSP, security headers, ``Vary``).  HEAD is served from the GET entry.
+A learner logged in sees their name in the header: their pages bypass the cache (it holds
+only what a visitor not logged in sees).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _key(request: HttpRequest) -> str:
 
 def _cached(request: HttpRequest, view: View, *args: object, **kwargs: object) -> HttpResponse:
     """The view's answer to a GET or HEAD from the cache, or rendered and stored."""
-    if len(get_messages(request)):
+    if len(get_messages(request)) or _logged_in(request):
         return view(request, *args, **kwargs)
     key = _key(request)
     hit = cache.get(key)
@@ -84,6 +86,14 @@ def _cached(request: HttpRequest, view: View, *args: object, **kwargs: object) -
     if packed is not None:
         patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+def _logged_in(request: HttpRequest) -> bool:
+    """The header names a logged-in learner, so their pages are neither served from the
+    cache nor stored in it (a visitor without a session cookie is not even looked up)."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return False
+    return bool(request.user.is_authenticated)
 
 
 def visitor_independent(view: View) -> View:

@@ -223,9 +223,8 @@ CATALOGUES: dict[str, Catalogue] = {name: Catalogue(rules) for name, rules in PR
 
 # ---------------------------------------------------------------- search
 
-# Card words beyond the engine's names: 二黄 (the 旋经's other spelling of 二皇, as in
-# 丁二黄) and 鬼 alone, for 大鬼.
-EXTRA_KIND_WORDS: dict[str, Kind] = {"二黄": Kind.JK, "鬼": Kind.JK}
+# Card words beyond the engine's names: 鬼 alone, for 大鬼.
+EXTRA_KIND_WORDS: dict[str, Kind] = {"鬼": Kind.JK}
 _KIND_WORDS: dict[str, Kind] = {}
 for _kind in KINDS:
     for _word in (_kind.code, _kind.name_zh, *_kind.nicknames):

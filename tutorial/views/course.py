@@ -24,6 +24,7 @@ from django.views.decorators.vary import vary_on_cookie
 from engine import quiz as q
 from engine.numbers import NumberError, parse_int
 from tutorial import course
+from tutorial.accounts import reader_key
 from tutorial.models_course import CourseProgress, record_answer, stars_for
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
@@ -61,14 +62,14 @@ def _next_lesson_url(lesson: course.Lesson) -> str:
 
 
 def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
-    return course.progress_of(request.session.session_key).get(lesson.slug)
+    return course.progress_of(reader_key(request)).get(lesson.slug)
 
 
 @require_safe
 @vary_on_cookie
 @same_for_newcomers
 def course_map(request: HttpRequest) -> HttpResponse:
-    progress = course.progress_of(request.session.session_key)
+    progress = course.progress_of(reader_key(request))
     steps, nxt = course.course_map(progress)
     next_url, next_label = course.next_step(progress)
     return render(request, "course/map.html", {
@@ -176,7 +177,7 @@ def _answer(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise) ->
         context["problem"] = _quiz_error_message(e.code)
         return _render(request, context, status=400)
     row = None
-    if ex.n == 1 or request.session.session_key:
+    if ex.n == 1 or reader_key(request):
         row = record_answer(_session_key(request), lesson.slug, ex.n,
                             len(lesson.exercises), verdict.correct)
     if row is None:

@@ -44,6 +44,7 @@ from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import SettleError, settle
+from tutorial.accounts import night_tokens, remember_night
 from tutorial.models_night import (
     Night,
     NightEvent,
@@ -61,7 +62,6 @@ MAX_PLAYERS = 8
 NAME_MAX = 20
 BOBO_MAX = 10_000_000
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
-SESSION_KEY = "companion_nights"
 
 
 def night_by_token(token: str) -> Night | None:
@@ -172,12 +172,11 @@ def night_home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         night, errors, values = _create(request.POST)
         if night is not None:
-            mine = request.session.get(SESSION_KEY, [])
-            request.session[SESSION_KEY] = [night.token, *mine][:20]
+            remember_night(request, night)
             messages.success(request, _("开好了。这个页面的地址能改记分，只给记分的人；"
                                         "给大家看用页面下方的只读链接。"))
             return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
-    tokens = request.session.get(SESSION_KEY, [])
+    tokens = night_tokens(request)
     mine_nights = list(Night.objects.filter(token__in=tokens).order_by("-created")[:20])
     context = {
         "errors": errors,

@@ -43,6 +43,7 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import table_store
+from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
 from tutorial.pagecache import same_for_newcomers
@@ -63,21 +64,13 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------------- helpers
-def _owner(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
-
-
 def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
     qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
     try:
         table = qs.get(pk=table_id)
     except PracticeTable.DoesNotExist:
         raise Http404("no such table") from None
-    if request.session.session_key is None or table.owner != request.session.session_key:
+    if table.owner != reader_key(request):
         raise Http404("no such table")  # never reveal that another visitor's table exists
     return table
 
@@ -88,7 +81,7 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
         return parse_int(value, low, high)
     except NumberError as e:
         words = {"name": name, "min": low, "max": high}
-        if e.out_of_range and (value or "").strip().startswith("-"):
+        if e.too_small:
             raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
             raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
@@ -411,7 +404,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
-    owner = request.session.session_key
+    owner = reader_key(request)
     if owner:
         context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
     if request.method == "GET":
@@ -435,7 +428,7 @@ def start(request: HttpRequest) -> HttpResponse:
     players: list[tuple[str, str | None]] = [(_("你"), None)]
     players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
     game = Game.new(players, rules, seed=secrets.randbits(32))
-    table = PracticeTable.objects.create(owner=_owner(request), state=game.to_dict(),
+    table = PracticeTable.objects.create(owner=writer_key(request), state=game.to_dict(),
                                          seq=game.seq)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
@@ -494,7 +487,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        amount = _int(request.POST.get("amount"), _("返到多少"))
+        legal = game.legal_actions(HUMAN)  # the limits the board shows (最少 …，最多 …)
+        amount = _int(request.POST.get("amount"), _("返到多少"),
+                      legal.min_raise or -MAX_AMOUNT, legal.max_raise or MAX_AMOUNT)
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")
