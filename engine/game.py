@@ -440,6 +440,16 @@ class Game:
         return (h is not None and seat in h.order and not h.folded[seat]
                 and h.committed[seat] >= self.state.seats[seat].bobo)
 
+    def opener(self) -> int | None:
+        """Who holds 发招 in the betting of round 2 or 3: the leader (highest new card)
+        until they 休, then the next player who may still open (旋经: 「地牌休了以后，就该由
+        他的下家……发招」); once somebody bets, the player who bet first.  None elsewhere."""
+        h = self.state.hand
+        if h is None or self.state.phase is not Phase.BETTING or h.round not in (2, 3):
+            return None
+        opening = (a["seat"] for a in h.actions if a.get("round") == h.round and a.get("lead"))
+        return next(opening, h.to_act)
+
     def in_hand(self) -> list[int]:
         h = self.state.hand
         return [] if h is None else [s for s in h.order if not h.folded[s]]
@@ -459,7 +469,7 @@ class Game:
     def dealt(self, seat: int) -> int:
         """How many cards ``seat`` has been dealt in the current (or last) hand."""
         h = self.state.hand
-        return 0 if h is None else dealt_count(h, seat)
+        return 0 if h is None else cards_dealt(h, seat)
 
     def legal_actions(self, seat: int | None = None) -> Legal:
         st = self.state
@@ -471,7 +481,7 @@ class Game:
                 acts += [Act.SIT] if st.seats[seat].left else [Act.REBUY, Act.LEAVE]
             if self._deal_problem() is None:
                 acts.append(Act.DEAL)
-                if st.quan_start is None:
+                if st.quan_start is None and st.hand_no > 0:  # 圈芒 ends a session begun
                     acts.append(Act.END)
             return Legal(seat, tuple(acts))
         h = st.hand
@@ -651,6 +661,9 @@ class Game:
         if kind is Act.END and st.quan_start is not None:
             raise ActionError(ErrorCode.QUAN_ALREADY,
                               "the 圈芒 final orbit is already being played")
+        if kind is Act.END and st.hand_no == 0:
+            raise ActionError(ErrorCode.NOT_POSSIBLE, "圈芒 ends a session: play a hand first",
+                              act=kind.value)
         if kind is Act.DEAL and action.cards:
             named = [c for c in action.cards if c]
             if len(action.cards) != 32 or len(set(named)) != len(named) or \
@@ -681,7 +694,7 @@ class Game:
         if h is not None and self.state.phase is not Phase.BETWEEN:
             # The hand's own record also says when and how (for a readable log): the
             # round (4 = the showdown), whether a bet was the round's 发招, and for every
-            # bet the player's commitment after it ("to").
+            # bet the player's commitment after it ("to") and whether it left them all-in.
             entry = {**done.to_dict(), "round": h.round}
             if done.kind in (Act.RAISE, Act.TUO, Act.QIAO) and not h.bet_this_round:
                 entry["lead"] = True
@@ -711,6 +724,8 @@ class Game:
             self._bet(done)
             assert h is not None and done.seat is not None
             entry["to"] = h.committed[done.seat]
+            if k in (Act.CALL, Act.RAISE, Act.TUO) and self.is_allin(done.seat):
+                entry["allin"] = True  # a 瞧 (or 返, 拖) of the whole 钵钵: all-in like a 敲
         return done
 
     def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,
@@ -1175,13 +1190,6 @@ def hand_from_dict(data: Mapping[str, Any]) -> Hand:
     return _hand_from(data)
 
 
-def dealt_count(h: Hand, seat: int) -> int:
-    """How many cards ``seat`` has been dealt in hand ``h`` (0 if not dealt in)."""
-    if not h.cards[seat]:
-        return 0
-    return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
-
-
 def dealt_deck(h: Hand) -> list[str]:
     """A DEAL action's deck that deals ``h`` again and names only the cards that were
     dealt ("" for the 3rd and 4th cards of a player who folded before getting them, and
@@ -1189,7 +1197,7 @@ def dealt_deck(h: Hand) -> list[str]:
     n = len(h.order)
     deck = [""] * 32
     for pos, seat in enumerate(h.order):
-        for j in range(dealt_count(h, seat)):
+        for j in range(cards_dealt(h, seat)):
             deck[j * n + pos] = h.cards[seat][j]
     return deck
 
@@ -1200,6 +1208,14 @@ def _fold_round(h: Hand, seat: int) -> int:
         if len(parts) == 3 and parts[1] == "fold" and parts[2] == str(seat):
             return int(parts[0][1:])
     return h.round
+
+
+def cards_dealt(h: Hand, seat: int) -> int:
+    """How many cards ``seat`` was dealt in hand ``h`` (so far): two in round 1, one more
+    in each later round it was still in, four once the hand reached the showdown."""
+    if not h.cards[seat]:
+        return 0
+    return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
 
 
 def replay(config: Mapping[str, Any], log: Iterable[Mapping[str, Any]]) -> Game:

@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from tutorial import walkthroughs as wt
+from tutorial.pagecache import visitor_independent
 
 
-@require_safe
+@visitor_independent
 def index(request: HttpRequest) -> HttpResponse:
     entries = wt.all_walkthroughs()
     sections = [
@@ -38,7 +39,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponseRedirect(reverse("walkthrough_step", args=[slug, 1]))
 
 
-@require_safe
+@visitor_independent
 def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     walkthrough = wt.get_walkthrough(slug)
     if walkthrough is None:
