@@ -46,7 +46,8 @@ def test_a_raise_of_ones_own_amount_is_priced_and_graded(played: tuple[Client, s
     mine = again.options[again.chosen]
     assert mine.action.amount == amount and mine.stderr > 0
     assert f"你选了“返 {amount}”" in html and again.grade in html
-    assert f"<th scope=\"row\">返 {amount}</th><td>{mine.ev:.1f}</td>" in html
+    assert (f'<th scope="row">返 {amount} <span class="coach-mark">你选的</span></th>'
+            f"<td>{mine.ev:.1f}</td>") in html
     assert "重新算的" in html
     r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200 and "<html" not in r.content.decode()
@@ -66,7 +67,8 @@ def test_an_amount_the_review_priced_is_graded_from_the_stored_figures(
 @pytest.mark.parametrize(("amount", "message"), [
     ("", "返到多少要写一个整数"), ("x", "返到多少要写一个整数"), ("3.5", "返到多少要写一个整数"),
     ("-4", "返到多少要写一个整数"), ("²", "返到多少要写一个整数"), ("1", "返招至少要到"),
-    ("99999999999999999999", "不能超过你的")])
+    ("99999999999999999999", "不能超过你的"), ("1" + "0" * 5000, "不能超过你的"),
+    ("٣", "返到多少要写一个整数")])
 def test_a_bad_amount_is_refused_and_changes_nothing(played: tuple[Client, str], amount: str,
                                                     message: str) -> None:
     client, tid = played

@@ -48,6 +48,7 @@ from tutorial.models_night import (
     Night,
     NightEvent,
     NightState,
+    Point,
     dinner_split,
     replay,
 )
@@ -60,6 +61,8 @@ from tutorial.visitor_text import clean, key
 MAX_PLAYERS = 8
 NAME_MAX = 20
 BOBO_MAX = 10_000_000
+HANDS_PER_PAGE = 50  # hands listed per page (newest first; ?page=2 … the older ones)
+CHART_POINTS = 50  # points per line of the chart, however long the night
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
 
 
@@ -447,9 +450,15 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
     manual_rows = [
         (p, post.get(f"net{p.seat}", ""), errors.get(f"net{p.seat}", "")) for p in state.active
     ]
+    pages = max(1, -(-len(state.hands) // HANDS_PER_PAGE))
+    try:
+        page = parse_int(request.GET.get("page", "1"), 1, pages)
+    except NumberError:
+        page = 1
+    newest = len(state.hands) - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
         (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
-        for hand in reversed(state.hands)
+        for hand in reversed(state.hands[max(0, newest - HANDS_PER_PAGE):newest])
     ]
     return {
         "night": night,
@@ -459,6 +468,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "post": post,
         "manual_rows": manual_rows,
         "hand_rows": hand_rows,
+        "page": page,
+        "pages": pages,
         "last_label": _event_label(last) if last else "",
         "charge": charge,
         "pot_next": state.pot + (charge.total if charge else 0),
@@ -545,9 +556,9 @@ def chart(state: NightState) -> Chart | None:
         return None
     width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
-    points = state.points
+    values_all = [v for pt in state.points for v in pt.net.values()]
+    points = _sampled(state.points)
     hands = points[-1].hands
-    values_all = [v for pt in points for v in pt.net.values()]
     # The axis spans the values and zero (everyone starts there).
     step_y = _nice(max((max(values_all) - min(values_all)) / 4, 1))
     low = min(min(values_all) // step_y * step_y, 0)
@@ -580,6 +591,16 @@ def chart(state: NightState) -> Chart | None:
     return Chart(width, height, series, y_ticks, x_ticks,
                  [(pt.hands, [pt.net[n] for n in names]) for pt in points], names,
                  left, right, top, bottom, summary)
+
+
+def _sampled(points: list[Point]) -> list[Point]:
+    """At most :data:`CHART_POINTS` of ``points``, evenly spread, the first and the last
+    always among them: the chart and its table stay the same size however long the night
+    (every hand is in the list of hands and the CSV file)."""
+    if len(points) <= CHART_POINTS:
+        return points
+    last = len(points) - 1
+    return [points[round(i * last / (CHART_POINTS - 1))] for i in range(CHART_POINTS)]
 
 
 def _nice(value: float) -> int:
