@@ -142,6 +142,8 @@ def _entry_context(entry: Entry) -> dict[str, Any]:
         "category_label": CATEGORY_LABELS[entry.category],
         "tier_label": TIER_LABELS[entry.tier],
         "alias_names": "、".join(a.name for a in entry.aliases),
+        # an unnamed group ("六点") is told from the others of its name by its two cards
+        "cards_named": "" if entry.named else "、".join(k.name_zh for k in entry.kinds),
     }
 
 
