@@ -98,10 +98,8 @@ def lesson(slug: str) -> Lesson | None:
 
 def reading_url(href: str, current: Lesson) -> str:
     """A lesson's reading link, marked so that the page it opens ends with 下一步 back to
-    the lesson's exercises (:func:`returning`).  A walkthrough has its own 下一步 through
-    its steps, and its last step leads back to the course."""
-    if href.startswith("/walkthroughs/"):
-        return href
+    the lesson's exercises (:func:`returning`); a walkthrough keeps the mark through its
+    steps."""
     path, hash_, fragment = href.partition("#")
     return f"{path}{'&' if '?' in path else '?'}course={current.slug}{hash_}{fragment}"
 
