@@ -127,6 +127,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
     les = course.lessons()[1]
     html = take(client, les, mistakes=1).content.decode()
     assert "2 颗星（满分 3 颗）" in html and "再做一遍" in html
+    assert "值得再做一遍" not in client.get("/course/").content.decode()  # two stars
     take(client, les, mistakes=3)
     row = CourseProgress.objects.get()
     assert (row.stars, row.run) == (2, "000")
@@ -137,6 +138,19 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
     assert "学完 1 课，共 9 课；得了 3 颗星，满分 27 颗。" in map_html
     # The next step is the first lesson not done: the whole hand.
     assert '<a class="path__link" href="/course/hand/" aria-current="step">' in map_html
+    assert "值得再做一遍" not in map_html
+
+
+def test_the_map_suggests_redoing_a_one_star_lesson(client: Client) -> None:
+    les = course.lessons()[1]
+    take(client, les, mistakes=3)
+    assert CourseProgress.objects.get().stars == 1
+    for url in ("/course/", "/"):
+        html = client.get(url).content.decode()
+        step = html.split(f'href="/course/{les.slug}/"')[1].split("</li>")[0]
+        assert "1 颗星（满分 3 颗）" in step and "错得多了，值得再做一遍" in step, url
+    client.cookies["django_language"] = "en"
+    assert "Several mistakes: worth doing again" in client.get("/course/").content.decode()
 
 
 def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:

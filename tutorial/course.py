@@ -151,6 +151,11 @@ class Step:
     done: bool
     is_next: bool
 
+    @property
+    def redo(self) -> bool:
+        """Done with one star (more than one mistake): the map suggests doing it again."""
+        return self.done and self.stars <= 1
+
 
 def progress_of(session_key: str | None) -> dict[str, CourseProgress]:
     if not session_key:
