@@ -33,14 +33,12 @@ from itertools import combinations, combinations_with_replacement
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
-from .game import Act, Action, Game, Legal, Phase, card_by_label
+from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, card_by_label
 from .hands import Split, naive_split, sanhua, splits
 from .rules import Rules
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
            "distribution", "modelled", "policy", "strength", "view"]
-
-BOT_LEVELS = ("simple", "strong", "expert")
 
 Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1

@@ -204,7 +204,9 @@ class _Settler:
 
 
 def _options(s: Situation) -> list[tuple[Split, str | None]]:
-    own = splits(s.mine, s.rules)
+    """Each distinct split once (a hand with two equal pairs of kinds has two ways to make
+    the same split), then 三花 if it may be declared."""
+    own = list(dict.fromkeys(splits(s.mine, s.rules)))
     out: list[tuple[Split, str | None]] = [(x, None) for x in own]
     declared = sanhua(s.mine, s.rules)
     if declared:

@@ -45,7 +45,7 @@ def test_own_raise_with_htmx(live_server: Any, browser_page: Any, table: tuple[s
     page.get_by_label("或者返到你自己定的数").fill(str(amount))
     page.get_by_role("button", name="返到这个数").click()
     expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}", timeout=60000)
-    expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount}")
+    expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount} 你选的")
     expect(page.locator("#answer .coach-why")).to_contain_text("赢的机会约")
     expect(page).to_have_url(url)  # swapped, not loaded
     expect(page.locator("#raise-busy")).to_be_hidden()  # no half-faded text for axe to find
@@ -92,3 +92,21 @@ def test_own_raise_without_javascript(live_server: Any, nojs_page: Any,
         page.wait_for_timeout(1000)
         page.locator("#computing").get_by_role("link", name="刷新").click()
     expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}")
+
+
+@pytest.mark.allow_http_errors
+def test_refused_amount_with_debug_on(live_server: Any, browser_page: Any,
+                                      table: tuple[str, str], settings: Any) -> None:
+    """`make run` has DEBUG=1: the refusal is still swapped into the answer, not the page."""
+    settings.DEBUG = True
+    tid, cookie = table
+    page = browser_page
+    own(page, live_server, cookie)
+    url = f"{live_server.url}/coach/{tid}/1/retry/0/"
+    page.goto(url)
+    page.locator("#raise-amount").evaluate("e => { e.removeAttribute('min'); }")
+    page.get_by_label("或者返到你自己定的数").fill("1")
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page.locator("#answer [role=alert]")).to_contain_text("返招至少要到")
+    expect(page).to_have_url(url)
+    assert page.locator(".site-header").count() == 1

@@ -4,8 +4,11 @@ client, figures checked against the engine, bad input answered 4xx."""
 from __future__ import annotations
 
 import json
+import random
+import re
 import subprocess
 import sys
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,12 +16,14 @@ from django.test import Client
 
 from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
-from tests.coach_hands import coached
+from tests.coach_hands import _move, coached, drive
 from tests.jobs import work
+from tests.tables import game_of, table_of
 from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
 from tutorial.table_store import full_game
+from tutorial.views.coach import option_label
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +95,22 @@ def test_retry_grades_a_pick(played: tuple[Client, str]) -> None:
     assert r.status_code == 200 and "<html" not in r.content.decode()
 
 
+def test_retry_marks_the_pick_as_chosen(played: tuple[Client, str]) -> None:
+    """After 再来一次 with another option, the table marks that option 你选的, not the
+    choice made at the table (issue 20 §6)."""
+    client, tid = played
+    client.get(f"/coach/{tid}/1/")
+    d = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data["decisions"][0]
+    other = next(j for j in range(len(d["options"])) if j != d["chosen"])
+    html = client.get(f"/coach/{tid}/1/retry/0/", {"pick": other}).content.decode()
+    answer = html[html.index('id="answer"'):]
+    rows = re.findall(r'<tr class="([^"]*)">\s*<th scope="row">(.*?)</th>', answer)
+    marked = [re.sub(r"<[^>]+>", "", re.split(r' <[a-z]+ class="coach-mark">', label)[0])
+              for cls, label in rows if "coach-options__chosen" in cls]
+    assert len(rows) == len(d["options"]) and len(marked) == 1
+    assert marked[0] == option_label(d["options"][other])
+
+
 @pytest.mark.parametrize("path", [
     "/coach/{t}/9/", "/coach/{t}/9/hand.json", "/coach/{t}/1/retry/99/", "/coach/{t}/0/",
     "/coach/00000000-0000-0000-0000-000000000000/1/"])
@@ -159,15 +180,41 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
             assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
 
 
+def test_report_adds_up_to_the_tables_net_mango_included(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 圈芒 orbit charges 芒果 before every deal: the report's chips are the table's 本场
+    (钵钵 minus what was bought), 芒果 paid included (issue 20 §5)."""
+    client, tid = coached(monkeypatch, hands=1)
+    url = f"/table/{tid}/"
+    assert client.post(url + "act", {"seq": table_of(url).seq, "act": "end"}).status_code in (
+        200, 303)
+    for _ in drive(client, url, partial(_move, rng=random.Random(3)), 300,
+                   lambda _g, t: t.hands.count() >= 4):
+        pass
+    work()  # each hand's last action asked for its review (the coach is on)
+    assert not coach.missing(table_of(url))
+    reviews = [row.data for row in HandReview.objects.filter(table=table_of(url))]
+    assert sum(d["mango"] for d in reviews) > 0
+    figures = coach.report(reviews)
+    assert figures["chips"] == game_of(url).seats[0].net
+    html = client.get(f"/coach/{tid}/").content.decode()
+    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    for d in reviews:  # the luck-adjusted figure counts the 芒果 as certain
+        if d["decisions"]:
+            first = d["decisions"][0]
+            assert coach.adjusted(d) <= first["options"][first["chosen"]]["ev"] - d["mango"]
+
+
 def test_adjusted_is_first_choice_minus_later_losses() -> None:
     option = {"kind": "call", "ev": 5.0, "stderr": 1.0}
-    data = {"net": -30, "decisions": [
+    data = {"net": -30, "mango": 0, "decisions": [
         {"round": 1, "chosen": 0, "options": [option], "loss": 0.0, "loss_stderr": 0.0},
         {"round": 2, "chosen": 0, "options": [option], "loss": 4.0, "loss_stderr": 1.0},
         {"round": 3, "chosen": 0, "options": [option], "loss": 3.0, "loss_stderr": 2.0}],
         "split": {"loss": 2.0, "loss_stderr": 0.0}}
     assert coach.adjusted(data) == 5.0 - 4.0 - 2.0  # the 3.0 is within two errors
-    assert coach.adjusted({"net": 7, "decisions": [], "split": None}) == 7
+    assert coach.adjusted({**data, "mango": 3}) == 5.0 - 3 - 4.0 - 2.0
+    assert coach.adjusted({"net": 7, "mango": 3, "decisions": [], "split": None}) == 7
 
 
 def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, str]) -> None:

@@ -49,7 +49,8 @@ PAGES = [
     "/quiz/bigger/?seed=7&level=1", "/quiz/split/?seed=7&level=1",
     "/quiz/showdown/?seed=7&level=3", "/quiz/order/?seed=7&level=3",
     "/course/", "/walkthroughs/", *_first_steps(),
-    "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/",
+    "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/", "/accounts/login/",
+    "/accounts/signup/", "/accounts/recover/",
 ]
 
 # Pages whose every table is a .stack-table (stacked, labelled rows on a phone).

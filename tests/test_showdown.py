@@ -142,3 +142,13 @@ def test_cli_bad_input_exits_2_with_one_line(bad: str) -> None:
     out = run(bad, "--json")
     assert out.returncode == 2
     assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_each_distinct_split_is_priced_once() -> None:
+    """B9 B9 R8 R8 splits into 9+9 | 8+8 one way and 9+8 | 9+8 two ways: two options,
+    not three (a split listed twice in the coach's table, issue 20 §6)."""
+    data = {"me": {"cards": ["B9", "B9", "R8", "R8"], "stake": 20},
+            "opponents": [{"visible": ["B10", "R7"], "stake": 20}], "folded": []}
+    options = price(parse_situation(data)).options
+    assert len(options) == 2
+    assert len({(o.split.head, o.split.tail) for o in options if o.split}) == 2

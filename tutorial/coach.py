@@ -43,7 +43,7 @@ from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.table_store import replayed
 
 HUMAN = 0
-VERSION = 3  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 4  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -165,8 +165,10 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
     h = game.history[-1]
     assert h.result is not None
     out = [{**decision_json(d), **spot} for d, spot in zip(decisions, spots, strict=True)]
-    return {"version": VERSION, "number": number, "net": h.result.nets[HUMAN],
-            "opening": opening, "decisions": out, "split": _split_review(game, opening)}
+    mango = h.mango_paid[HUMAN]
+    return {"version": VERSION, "number": number, "net": h.result.nets[HUMAN] - mango,
+            "mango": mango, "opening": opening, "decisions": out,
+            "split": _split_review(game, opening)}
 
 
 def stored(table: PracticeTable, number: int) -> dict[str, Any] | None:
@@ -236,13 +238,14 @@ def counted(loss: float, loss_stderr: float) -> float:
 
 def adjusted(data: dict[str, Any]) -> float:
     """The hand's luck-adjusted result (README, "Coach"): the expected chips of the
-    learner's first decision as chosen, minus what every later decision and the split gave
-    up (counted as graded); a hand without a decision counts its result."""
+    learner's first decision as chosen, minus the 芒果 the learner paid before the deal
+    (no luck in it), minus what every later decision and the split gave up (counted as
+    graded); a hand without a decision counts its result (芒果 included)."""
     decisions = data["decisions"]
     if not decisions:
         return float(data["net"])
     first = decisions[0]
-    value = float(first["options"][first["chosen"]]["ev"])
+    value = float(first["options"][first["chosen"]]["ev"]) - float(data["mango"])
     later = sum(counted(d["loss"], d["loss_stderr"]) for d in decisions[1:])
     split = data.get("split")
     if split:

@@ -1,4 +1,5 @@
 """Models of the tutorial app (each feature has its own models_*.py)."""
+from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode  # noqa: F401
 from tutorial.models_coach import HandReview, RetryPrice  # noqa: F401  (the coach: reviews)
 from tutorial.models_course import CourseProgress  # noqa: F401  (course)
 from tutorial.models_health import HealthProbe  # noqa: F401  (/healthz writes its one row)

@@ -1028,7 +1028,7 @@ def _seat_views(g: Any, names: list[str], *, acting: int | None = None,
         status = EMPTY
         if h is not None and h.cards[i]:
             finished = h.result is not None
-            shown = min(4, (_fold_round_of(h, i) if h.folded[i] else h.round) + 1)
+            shown = _game_module().cards_dealt(h, i)
             if finished and str(i) in h.splits:
                 shown = 4
             for j, label in enumerate(h.cards[i][:shown]):
@@ -1099,8 +1099,7 @@ def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
     kinds = [_card_kind(g, c) for c in labels]
     card, up = kinds[3], kinds[2]
     seen = kinds[:3] + [_card_kind(g, h.cards[s][2]) for s in h.order
-                        if s != seat and len(h.cards[s]) > 2 and h.round >= 2
-                        and not (h.folded[s] and _fold_round_of(h, s) < 2)]
+                        if s != seat and _game_module().cards_dealt(h, s) > 2]
 
     def unseen(k: Kind) -> int:
         return k.copies - seen.count(k)
@@ -1122,14 +1121,6 @@ def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
                                         g=grp(made))),
     ]
     return Squeeze(names[seat], card, up, stages)
-
-
-def _fold_round_of(h: Any, seat: int) -> int:
-    for e in h.events:
-        parts = e.split(":")
-        if len(parts) == 3 and parts[1] == "fold" and parts[2] == str(seat):
-            return int(parts[0][1:])
-    return int(h.round)
 
 
 def build_hand(d: dict[str, Any]) -> list[Step]:

@@ -31,8 +31,10 @@ from django.views.decorators.http import require_GET, require_POST
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.review import grade
 from tutorial import coach, jobs, table_store
+from tutorial.accounts import reader_key
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
@@ -189,7 +191,8 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
 def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
     """The hand's players as the coach's pages list them: every card each was dealt (not
     those a fold left in the deck), or only the cards the learner saw, the others counted
-    as face down; their stake now and (once the hand is over) their net."""
+    as face down; their stake now and (once the hand is over) their net, the 芒果 they paid
+    before the deal included (as the table's 本场 counts it)."""
     h = game.hand
     assert h is not None
     players = []
@@ -199,7 +202,7 @@ def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:
         players.append({"name": display_name(game, i), "me": i == coach.HUMAN,
                         "folded": h.folded[i], "cards": [card_by_label(c) for c in cards],
                         "hidden": dealt - len(cards), "stake": h.committed[i],
-                        "net": h.result.nets[i] if h.result else 0})
+                        "net": h.result.nets[i] - h.mango_paid[i] if h.result else 0})
     return players
 
 
@@ -302,7 +305,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     verdict = grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se, "grade": verdict},
-                       top["label"], mine["label"])}
+                       top["label"], mine["label"]),
+            "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
 
 
 def _answer(request: HttpRequest, context: dict[str, Any], status: int,
@@ -389,8 +393,8 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
-                         "gloss": fresh["gloss"], "why": fresh["why"]}
-    context["answer_options"] = fresh["options"]
+                         "gloss": fresh["gloss"], "why": fresh["why"],
+                         "options": fresh["options"], "repriced": True}
     return _answer(request, context, 200, retarget=_polled(request))
 
 
@@ -430,8 +434,8 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
     """Every table of this visitor with finished hands, oldest first, with the figures of
     its reviewed hands: progress across sessions."""
-    owner = request.session.session_key
-    if owner is None:
+    owner = reader_key(request)
+    if not owner:
         return []
     tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
               .filter(finished__gt=0).order_by("created"))
@@ -448,6 +452,7 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @require_GET
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     """The coach's own page: what it does, the switch, and the visitor's sessions."""
     return render(request, "coach/index.html", {"sessions": _sessions(request)})

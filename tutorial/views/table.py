@@ -43,8 +43,10 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
+from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -62,21 +64,13 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------------- helpers
-def _owner(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
-
-
 def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
     qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
     try:
         table = qs.get(pk=table_id)
     except PracticeTable.DoesNotExist:
         raise Http404("no such table") from None
-    if request.session.session_key is None or table.owner != request.session.session_key:
+    if table.owner != reader_key(request):
         raise Http404("no such table")  # never reveal that another visitor's table exists
     return table
 
@@ -87,7 +81,7 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
         return parse_int(value, low, high)
     except NumberError as e:
         words = {"name": name, "min": low, "max": high}
-        if e.out_of_range and (value or "").strip().startswith("-"):
+        if e.too_small:
             raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
             raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
@@ -350,7 +344,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             "folded": h is not None and i in h.order and h.folded[i],
             "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
             "to_act": marks and h is not None and h.to_act == i,
-            "leader": marks and h is not None and h.leader == i and h.round in (2, 3),
+            "leader": marks and game.opener() == i,
         })
     human_cards: list[CardView] = []
     if h is not None and HUMAN in h.order:
@@ -360,7 +354,8 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
     legal = game.legal_actions(HUMAN)
     my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
     hint_rows = _hint(game) if hint and my_turn and game.phase is Phase.SHOWDOWN else None
-    log = hand_log(game, h, lambda i: display_name(game, i), not live) if h is not None else []
+    log = (hand_log(game, h, lambda i: display_name(game, i), not live, squeeze)
+           if h is not None else [])
     pot = (h.pot_start if live and h is not None else game.state.pot)
     return {
         "table": table, "game": game, "seq": game.seq, "seats": seats, "hand": h, "live": live,
@@ -397,10 +392,11 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
-    owner = request.session.session_key
+    owner = reader_key(request)
     if owner:
         context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
     if request.method == "GET":
@@ -424,7 +420,7 @@ def start(request: HttpRequest) -> HttpResponse:
     players: list[tuple[str, str | None]] = [(_("你"), None)]
     players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
     game = Game.new(players, rules, seed=secrets.randbits(32))
-    table = PracticeTable.objects.create(owner=_owner(request), state=game.to_dict(),
+    table = PracticeTable.objects.create(owner=writer_key(request), state=game.to_dict(),
                                          seq=game.seq)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
@@ -491,7 +487,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        amount = _int(request.POST.get("amount"), _("返到多少"))
+        # at most what the board shows (最多 …); below its 最少 the engine says why
+        amount = _int(request.POST.get("amount"), _("返到多少"),
+                      high=game.legal_actions(HUMAN).max_raise or MAX_AMOUNT)
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")

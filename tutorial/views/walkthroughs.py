@@ -17,8 +17,10 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from tutorial import walkthroughs as wt
+from tutorial.pagecache import visitor_independent
 
 
+@visitor_independent
 def index(request: HttpRequest) -> HttpResponse:
     entries = wt.all_walkthroughs()
     sections = [
@@ -35,6 +37,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponseRedirect(reverse("walkthrough_step", args=[slug, 1]))
 
 
+@visitor_independent
 def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     walkthrough = wt.get_walkthrough(slug)
     if walkthrough is None:
