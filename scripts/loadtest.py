@@ -9,7 +9,9 @@ time with a fixed number of connections against each target, in one run:
   the end: each page's throughput is printed as a share of the mean of the two static
   runs around it (robust to a machine whose load changes during the run);
 * every GET page type of ``prodserver.PAGE_TYPES`` (target: each ≥ 30 % of the static
-  file's throughput), as a first-time visitor without cookies asking for gzip;
+  file's throughput), as a first-time visitor without cookies asking for gzip, after a
+  2 s warm-up (each gunicorn worker keeps its own page cache: its first request of a page
+  renders it);
 * a table action: POST /table/ (start a practice table) with a CSRF token and a session
   per connection (a small generated wrk Lua script; no target: it writes).
 
@@ -40,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from prodserver import PAGE_TYPES, Browser, production_server
 
 TARGET_RATIO = 0.30  # every GET page vs. the static file
+WARM_UP = 2  # seconds of wrk before each GET target's measured run (not counted)
 
 
 @dataclass(frozen=True)
@@ -163,9 +166,10 @@ def settle(browser: Browser, pause: float = 2.0) -> None:
         time.sleep(0.5)
 
 
-def run_wrk(wrk: str, url: str, args: argparse.Namespace, script: Path | None = None) -> str:
+def run_wrk(wrk: str, url: str, args: argparse.Namespace, script: Path | None = None,
+            seconds: int | None = None) -> str:
     command = [wrk, "--latency", "-t", str(args.threads), "-c", str(args.connections),
-               "-d", f"{args.duration}s", "--timeout", "10s",
+               "-d", f"{seconds or args.duration}s", "--timeout", "10s",
                "-H", "Accept-Encoding: gzip, br", "-H", "Accept-Language: zh-hans"]
     if script:
         command += ["-s", str(script)]
@@ -195,6 +199,8 @@ def main() -> int:
               f"{args.duration} s per target", flush=True)
 
         def measure(name: str, path: str, script: Path | None = None) -> Result:
+            if script is None:  # warm up: every worker renders (and caches) the page once
+                run_wrk(wrk, base + path, args, seconds=WARM_UP)
             settle(browser)
             out = run_wrk(wrk, base + path, args, script)
             if args.verbose:
