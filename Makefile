@@ -1,6 +1,7 @@
 # 扯旋学堂 — developer commands.
 #   make run   create .venv if needed, install runtime deps, compile translations,
-#              migrate, serve http://127.0.0.1:8000 (SQLite by default)
+#              migrate, serve http://127.0.0.1:8000 (SQLite by default) and run the
+#              task worker beside it (scripts/run_dev.py; Ctrl-C stops both)
 #   make test  install dev deps (+ Debian chromium, Java and npm's vnu-jar if missing),
 #              compile translations, then ruff, mypy and pytest (SQLite): every test but
 #              the concurrency ones in parallel (pytest-xdist, one worker per core), the
@@ -26,7 +27,7 @@ VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
 .PHONY: run test lint typecheck pytest messages migrate chromium java clean serve-prod
 
 run: $(RUNTIME_STAMP) messages migrate
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) scripts/run_dev.py 127.0.0.1:8000
 
 test: $(DEV_STAMP) chromium java $(VNU_JAR) messages
 	$(VENV)/bin/ruff check .

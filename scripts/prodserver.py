@@ -218,4 +218,6 @@ PAGE_TYPES: list[PageType] = [
     PageType("calc", "/calc/"),
     PageType("night", "/night/"),
     PageType("coach", "/coach/"),
+    PageType("login", "/accounts/login/"),
+    PageType("sign-up", "/accounts/signup/"),
 ]

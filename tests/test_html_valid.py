@@ -40,13 +40,13 @@ from tests.test_site_walk import PAGES, SCENARIOS, _run
 ROOT = Path(__file__).resolve().parent.parent
 VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 PER_ROUTE = 5  # addresses found by following links, per route (the start list: all)
-# Routes that answer no HTML page to a plain GET (POST-only actions, files, htmx fragments).
+# Routes that answer no HTML page to a plain GET (POST-only actions, files, htmx fragments;
+# coach-retry-raise answers a form with an amount).
 NOT_PAGES = {
-    "coach-summary",
+    "coach-summary", "coach-retry-raise", "coach-retry-raise-ask", "coach-review-ask",
     "healthz", "switch_language", "table-act", "table-bot", "table-squeeze",
     "table-squeeze-card", "night_csv", "coach-switch", "coach-review-rest",
-    "coach-export", "coach-retry-raise", "teaching_stop", "logout", "account_data",
-    "recovery_codes",
+    "coach-export", "teaching_stop", "logout", "account_data", "recovery_codes",
 }
 ACCOUNT_PAGES = ["account", "password_change", "account_delete"]  # logged in
 HTMX_ATTRIBUTE = re.compile(r"^Attribute “hx-[a-z-]+” not allowed on element")

@@ -142,6 +142,8 @@ def _entry_context(entry: Entry) -> dict[str, Any]:
         "category_label": CATEGORY_LABELS[entry.category],
         "tier_label": TIER_LABELS[entry.tier],
         "alias_names": "、".join(a.name for a in entry.aliases),
+        # an unnamed group ("六点") is told from the others of its name by its two cards
+        "cards_named": "" if entry.named else "、".join(k.name_zh for k in entry.kinds),
     }
 
 
@@ -867,7 +869,7 @@ def _app_words() -> list[AppWord]:
                 _("app 从庄家开始发牌，002 也从庄家开始说话，所以庄家最像本站的挡家（第一个"
                   "拿牌的人）；面对面打时另有一位发人。这是我们的理解，资料没有明说。")),
         AppWord("dipi", "底皮 · 皮", "002、003", "皮", f"{rules}#table",
-                _("每人开局先押的一份。")),
+                _("app 里每人开局先押的一份；甩牌的人留下的注里至少有它，所以对上本站的皮。")),
         AppWord("bobo", "簸簸 · 簸簸数", "002、003", "钵钵", f"{rules}#table",
                 _("一局里最多能投入、也最多会输的数，就是钵钵；app 写作“簸簸”。")),
         AppWord("da", "大", "002、003", "返 · 发招", f"{rules}#term-fan",
