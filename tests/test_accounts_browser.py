@@ -59,7 +59,10 @@ def test_sign_up_merge_then_log_in_on_a_phone(
     phone = phone_page
     phone.set_viewport_size({"width": 360, "height": 780})
     second = open_table(phone, base)
-    phone.goto(base + "/table/")
+    for language in ("en", "zh-hans"):  # the header fits at 360 px
+        phone.goto(base + f"/lang/?language={language}&next=/table/")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        screenshot(phone, f"accounts-header-{language}-360", full_page=False)
     phone.get_by_role("link", name="登录/注册").click()
     phone.fill("#id_username", "learner")
     phone.fill("#id_password", PASSWORD)

@@ -5,8 +5,7 @@ Two decorators, one cache:
 * ``visitor_independent``: pages that depend only on the address and the language (the
   home page, the reference pages, the walkthroughs …): they carry no CSRF token, no
   session data and no messages.  These pages answer only GET and HEAD; any other method
-  is a 405.  A learner logged in sees their name in the header: their pages bypass the
-  cache (it holds only what a visitor not logged in sees).
+  is a 405.
 * ``same_for_newcomers``: pages that show a visitor's own progress or hold a form with a
   CSRF token (the course map, the quiz index, the table's start form …).  A GET or HEAD
   from a visitor *without a session* sees what every such newcomer sees, so it is cached;
@@ -20,6 +19,8 @@ full path, with a gzip copy when the page has no CSRF token: a client that accep
 gets those bytes as they are (``GZipMiddleware`` leaves a response that is already encoded
 alone, and compresses every other page anew for each response).  Every response still passes
 through the middleware (CSP, security headers, ``Vary``).  HEAD is served from the GET entry.
+A learner logged in sees their name in the header: their pages bypass the cache (it holds
+only what a visitor not logged in sees).
 """
 
 from __future__ import annotations

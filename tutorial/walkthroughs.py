@@ -124,7 +124,13 @@ def count(n: int) -> str | int:
     return _ZH_COUNTS[n] if not english() and 0 <= n <= 10 else n
 
 
+#: The 旋经's seats by dealing order (its lead examples); English pages say "Player 3".
+SEAT_NAMES = ("第一家", "第二家", "第三家", "第四家")
+
+
 def who(name: str) -> SafeString:
+    if english() and name in SEAT_NAMES:
+        return format_html('<b class="who">{}</b>', pgettext("wt-seat", name))
     return format_html('<b class="who" lang="zh-Hans">{}</b>', name)
 
 
