@@ -132,7 +132,7 @@ def test_big_bets_agree_with_a_long_simulation_against_the_real_bots(seed: int) 
     for option in big:
         mean, error, kept = rejection_estimate(start, game, past, option.action, 3000,
                                                seed + 200)
-        assert kept > 150
+        assert kept > 60  # the bots mix less since issue 20: fewer deals explain them
         assert abs(option.ev - mean) <= 3 * math.hypot(option.stderr, error), (
             option, mean, error)
 
