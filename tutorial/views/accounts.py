@@ -97,7 +97,7 @@ class Logout(auth_views.LogoutView):
 
 @sensitive_post_parameters("password1", "password2")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     after = next_url(request, reverse("account"))
     if request.user.is_authenticated:
@@ -122,7 +122,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @sensitive_post_parameters("code", "new_password1", "new_password2")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def recover(request: HttpRequest) -> HttpResponse:
     """A recovery code and a new password: the code is spent, every session of the
     account ends, and the learner logs in with the new password."""
@@ -219,7 +219,7 @@ def data(request: HttpRequest) -> HttpResponse:
 
 @sensitive_post_parameters("password")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def delete(request: HttpRequest) -> HttpResponse:
     """Delete the account and everything in it, after the password confirms it."""
