@@ -584,3 +584,9 @@ def test_teaching_table_does_not_call_everyones_stake_folded_stakes(client: Clie
     client.cookies["django_language"] = "en"
     text = text_of(page(client, "/course/table/1/"))
     assert "everyone's 皮" not in text and "a player who folds loses at least 1" in text
+
+
+def test_another_written_form_of_a_term_is_not_given_the_terms_pinyin(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/pairs/four/"))
+    assert "三花十 (three flowers)" in text and "三花十 (sānhuā" not in text
