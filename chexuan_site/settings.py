@@ -12,6 +12,8 @@ Environment variables:
     CLIENT_IP_HEADER behind a proxy, e.g. HTTP_X_FORWARDED_FOR (its last address counts).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
+    TASK_LEASE       seconds after which a job a worker started and did not finish is run
+                     again (its worker presumed dead); default 30 (tutorial/jobs.py).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "tutorial",
 ]
 
@@ -123,6 +127,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             DATABASES["default"]["NAME"] = f"file:{quote(_name)}?mode=rw"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Heavy work (a hand's review, a 返 priced again, an expert bot's move) runs in worker
+# processes (`manage.py worker`), queued in the database: django-tasks' database backend,
+# no extra service (tutorial/jobs.py, README "Task queue").
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                     "QUEUES": ["coach", "moves"]}}
+TASK_LEASE = int(os.environ.get("TASK_LEASE", "30"))
+
 SESSION_ENGINE = "tutorial.sessions"  # the database store; a key the server did not issue is None
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
@@ -160,10 +171,11 @@ def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
 
 # Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
 # new tables and nights, "write" for table actions, night entries and quiz/course answers.
-# "session" counts those that come without a session cookie (each may create a session).
+# "session" counts those that come without a session cookie (each may create a session);
+# "compute" for requests that queue heavy work (a review, a 返 priced again, an expert's move);
 # "login" and "login-account" count sign-in and recovery attempts per client and per username,
 # "signup" new accounts per client.
-RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "session": (60, 3600),
+RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "session": (60, 3600), "compute": (60, 60),
                "login": (30, 600), "login-account": (10, 600), "signup": (10, 3600),
                **_rate_limits(os.environ.get("RATE_LIMITS", ""))}
 # Behind a proxy, the request's META key holding the client address it saw (the last one

@@ -89,6 +89,63 @@ def test_retry_without_javascript(live_server: Any, nojs_page: Any,
     expect(page.locator("#answer .coach-verdict")).to_be_visible()
 
 
+def slow_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's reviews take 2 s more, so that a test sees the progress first."""
+    import time
+
+    from tutorial import coach
+
+    compute = coach.compute
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(2)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr("tutorial.coach.compute", slow)
+
+
+def test_a_review_not_computed_shows_progress_then_the_result(
+        live_server: Any, browser_page: Any, table: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch, screenshot: Any, axe: Any) -> None:
+    from tutorial.models_coach import HandReview
+
+    tid, cookie = table
+    HandReview.objects.filter(number=2).delete()  # as if the coach had been off
+    slow_reviews(monkeypatch)
+    page = browser_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/2/")  # htmx asks for it (a POST) on load
+    expect(page.locator("#computing")).to_contain_text("正在算", timeout=5000)
+    axe(page)
+    screenshot(page, "coach-review-computing-zh")
+    expect(page.locator(".coach-decision").first).to_be_visible(timeout=15000)
+    expect(page.locator("h1")).to_have_text("第 2 手复盘")
+    assert HandReview.objects.filter(number=2).count() == 1
+
+
+def test_a_review_not_computed_without_javascript(
+        live_server: Any, nojs_page: Any, table: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutorial.models_coach import HandReview
+
+    tid, cookie = table
+    HandReview.objects.filter(number=2).delete()
+    slow_reviews(monkeypatch)
+    page = nojs_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/2/")
+    expect(page.locator("#computing")).to_contain_text("还没算")
+    page.get_by_role("button", name="现在算").click()
+    expect(page).to_have_url(f"{live_server.url}/coach/{tid}/2/")
+    expect(page.locator("#computing")).to_contain_text("算")
+    for _ in range(60):  # the visitor taps 刷新 until the worker is done (a loaded machine)
+        page.wait_for_timeout(2000)
+        if page.locator(".coach-decision").count():
+            break
+        page.locator("#computing").get_by_role("link", name="刷新").click()
+    expect(page.locator(".coach-decision").first).to_be_visible()
+
+
 # Badges and marks whose text wraps inside them: more than one line box.
 BROKEN = """
 () => [...document.querySelectorAll('.coach-grade, .coach-mark')].filter(el => {
