@@ -14,6 +14,8 @@ nothing).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.sessions.backends import db
 
 
@@ -22,12 +24,21 @@ class SessionStore(db.SessionStore):
         return bool(key) and key is not None and 8 <= len(key) <= 40 and key.isascii() \
             and key.isalnum()
 
+    def _loaded(self) -> Any:
+        """The session's data, loaded once (Django's ``_session``); loading checks the key:
+        one the store lacks becomes None."""
+        self.accessed = True
+        if "_session_cache" not in self.__dict__:
+            self._checked = True
+            self._session_cache = {} if self._get_session_key() is None else self.load()
+        return self._session_cache
+
+    _session = property(_loaded)
+
     @property
     def session_key(self) -> str | None:
-        if not self.__dict__.get("_checked"):
-            self._checked = True
-            if self._get_session_key() is not None:
-                accessed = self.accessed
-                self.keys()  # reading the data loads it: a key the store lacks is dropped
-                self.accessed = accessed
+        if not self.__dict__.get("_checked") and self._get_session_key() is not None:
+            accessed = self.accessed
+            self._loaded()
+            self.accessed = accessed
         return self._get_session_key()
