@@ -312,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help=f"hands to play (at most {MAX_HANDS})")
     p_sim.add_argument("--bots", default="strong,simple", help="bot levels, e.g. strong,simple")
     p_sim.add_argument("--seed", type=int, default=0, help="random seed")
+    p_sim.add_argument("--fresh", action="store_true",
+                       help="start every hand with every 钵钵 at the first 钵钵")
     args = parser.parse_args(argv)
     try:
         if args.command == "build-strategy":
@@ -343,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 
-            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules)
+            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules, args.fresh)
             print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
                   else report_text(result))
     except (CardError, RulesError, SettleError, InputError, AdvisorError, ShowdownError) as e:

@@ -516,3 +516,77 @@ def test_untaught_words_are_taught(client: Client) -> None:
     for reason in ("法律", "朋友的感情", "旋本身的名声", "几十元"):
         assert reason in gambling
     assert "二黄" in section(page(client, "/cards/"), "kind-JK")
+
+
+def test_squeeze_credits_the_middle_pip_to_the_xuanjings_lanes(client: Client) -> None:
+    from engine.squeeze import CLUES, Way
+
+    assert CLUES["中间一朵"].way is Way.ROWS and CLUES["中间一朵"].source == "ours"
+    html = page(client, "/squeeze/")
+    clue = text_of(html.split('id="clue-中间一朵"')[1].split("</div>")[0])
+    assert "出自《旋经》" not in clue
+    text = text_of(html)
+    assert "《旋经》是在串路子时读中间这朵花的" in text and "5 和 7 它没有提" in text
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "circular"),
+    [("R3 JK", "RQ RQ", "丁二皇</span>是"), ("RQ B9", "RQ R8", "天九王</span>是"),
+     ("RQ RQ", "RQ B9", "天九王</span>是"), ("R3 JK", "RQ B9", "是丁二皇")],
+)
+def test_category_feedback_is_never_circular(a: str, b: str, circular: str) -> None:
+    from engine.quiz import compare_groups
+
+    c = compare_groups(Group.parse(a), Group.parse(b), get_rules("xuanjing"))
+    html = render_to_string("quiz/_comparison.html", {"c": c})
+    assert circular not in html and "不用再比点数" in html
+
+
+def test_walkthrough_seats_are_players_in_english(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    steps = [client.get(f"/walkthroughs/xj-lead-1/{n}/").content.decode() for n in (2, 3)]
+    seats = re.findall(r'<b class="who"[^>]*>([^<]*)</b>', "".join(steps))
+    assert seats and "Player 3" in seats and not any("家" in s for s in seats)
+
+
+def test_mango_table_names_002s_zhoumang(client: Client) -> None:
+    mango = section(page(client, "/rules/"), "mango")
+    assert "第一次揍芒（002 叫皱芒）" in mango
+
+
+def test_compare_page_names_the_xuanjings_pair_classes(client: Client) -> None:
+    pairs = section(page(client, "/rules/compare/"), "pairs")
+    for name in ("上四对", "中三对", "下腰对", "下四滥对"):
+        assert name in pairs
+
+
+def test_four_page_does_not_take_the_xuanjings_brackets_for_names(client: Client) -> None:
+    html = page(client, "/pairs/four/")
+    for anchor, bar in (("zhougang", "地杠"), ("jiugang", "天杠")):
+        entry = section(html, anchor)
+        assert "又叫" not in entry and f"括号里的{bar}说明这是哪一种杠" in entry
+
+
+def test_mango_lesson_marks_the_carried_pot_as_ours(client: Client) -> None:
+    assert "这一条《旋经》没说，是本站定的" in text_of(page(client, "/course/mango/"))
+
+
+def test_betting_lesson_does_not_call_the_stake_everyone_has_folded_stakes(
+    client: Client,
+) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/betting/"))
+    assert "has a 皮" not in text and "what folded players leave is the 皮" in text
+
+
+def test_teaching_table_does_not_call_everyones_stake_folded_stakes(client: Client) -> None:
+    assert "甩牌的人至少输1，这一份叫皮" in text_of(page(client, "/course/table/1/"))
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/table/1/"))
+    assert "everyone's 皮" not in text and "a player who folds loses at least 1" in text
+
+
+def test_another_written_form_of_a_term_is_not_given_the_terms_pinyin(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/pairs/four/"))
+    assert "三花十 (three flowers)" in text and "三花十 (sānhuā" not in text

@@ -187,19 +187,26 @@ def log_in(request: HttpRequest, user: User) -> None:
     remember_session(request, user)
 
 
+def _store() -> Any:
+    return import_module(settings.SESSION_ENGINE).SessionStore()
+
+
 def remember_session(request: HttpRequest, user: User) -> None:
+    """Record this session as logged in to ``user`` (and forget those that expired)."""
     if request.session.session_key is None:
         request.session.save()
+    for row in LoginSession.objects.filter(user=user):
+        if not _store().exists(row.session_key):
+            row.delete()
     LoginSession.objects.get_or_create(session_key=request.session.session_key,
                                        defaults={"user": user})
 
 
 def end_sessions(user: User, keep: str | None = None) -> int:
     """Delete every session logged in to ``user`` but ``keep``; the number ended."""
-    store = import_module(settings.SESSION_ENGINE).SessionStore
     ended = 0
     for row in LoginSession.objects.filter(user=user).exclude(session_key=keep or ""):
-        store().delete(row.session_key)
+        _store().delete(row.session_key)
         row.delete()
         ended += 1
     return ended
