@@ -118,7 +118,7 @@ def test_figures_agree_with_rejection_sampling(seed: int) -> None:
     assert abs(call.ev - mean) <= 3 * math.hypot(call.stderr, error), (call, mean, error)
 
 
-@pytest.mark.parametrize("seed", [5, 13])
+@pytest.mark.parametrize("seed", [5, 7])
 def test_big_bets_agree_with_a_long_simulation_against_the_real_bots(seed: int) -> None:
     """Round 1, strong bots: 敲 and the large 返 are priced as an independent simulation
     of the same spot against the real bots prices them (within three standard errors)."""
