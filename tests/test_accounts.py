@@ -369,6 +369,26 @@ def test_login_attempts_are_limited_per_account_and_per_client(
     assert statuses == [200] * 6 + [429] * 2
 
 
+def test_password_checks_of_a_logged_in_learner_are_limited_too(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login-account": (4, 600)}
+    make_user()
+    client = Client()
+    log_in(client, "alice")  # 1
+    change = {"old_password": "guess", "new_password1": "x-y-z-12345",
+              "new_password2": "x-y-z-12345"}
+    assert client.post("/accounts/password/", change).status_code == 200  # 2
+    assert client.post("/accounts/delete/", {"password": "guess"}).status_code == 400  # 3
+    assert client.post("/accounts/codes/", {"password": "guess"}).status_code == 400  # 4
+    for url, form in (("/accounts/password/", {**change, "old_password": PASSWORD}),
+                      ("/accounts/delete/", {"password": PASSWORD}),
+                      ("/accounts/codes/", {"password": PASSWORD})):
+        response = client.post(url, form)
+        assert response.status_code == 429 and "分钟后再试" in response.text, url
+    assert User.objects.get().check_password(PASSWORD)
+
+
 def test_csrf_is_checked_on_every_account_form() -> None:
     make_user()
     client = Client(enforce_csrf_checks=True)

@@ -114,7 +114,7 @@ def test_figures_agree_with_rejection_sampling(seed: int) -> None:
     decision = price_decision(game, worlds=500, seed=seed)
     call = decision.options[1]
     mean, error, kept = rejection_estimate(start, game, past, call.action, 3000, seed + 100)
-    assert kept > 300
+    assert kept > 100  # the bots mix less since issue 20: fewer deals explain their actions
     assert abs(call.ev - mean) <= 3 * math.hypot(call.stderr, error), (call, mean, error)
 
 
@@ -132,7 +132,7 @@ def test_big_bets_agree_with_a_long_simulation_against_the_real_bots(seed: int) 
     for option in big:
         mean, error, kept = rejection_estimate(start, game, past, option.action, 3000,
                                                seed + 200)
-        assert kept > 150
+        assert kept > 60  # the bots mix less since issue 20: fewer deals explain them
         assert abs(option.ev - mean) <= 3 * math.hypot(option.stderr, error), (
             option, mean, error)
 

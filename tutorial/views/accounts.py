@@ -17,7 +17,12 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.contrib.auth.models import User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -195,6 +200,14 @@ class PasswordChange(auth_views.PasswordChangeView):
     """Django's password change; the account's other sessions end."""
 
     success_url = reverse_lazy("account")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = _learner(request)
+        wait = attempt_wait(request, user.username)  # the old password is guessed too
+        if wait is not None:
+            context = self.get_context_data(form=PasswordChangeForm(user))
+            return _limited(request, "registration/password_change_form.html", context, wait)
+        return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # keeps this session (update_session_auth_hash)
