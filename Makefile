@@ -1,6 +1,7 @@
 # 扯旋学堂 — developer commands.
 #   make run   create .venv if needed, install runtime deps, compile translations,
-#              migrate, serve http://127.0.0.1:8000 (SQLite by default)
+#              migrate, serve http://127.0.0.1:8000 (SQLite by default) and run the
+#              task worker beside it (scripts/run_dev.py; Ctrl-C stops both)
 #   make test  install dev deps (+ Debian chromium if missing), compile translations,
 #              then ruff, mypy and pytest (SQLite), then the concurrency tests again on
 #              PostgreSQL (scripts/test_postgres.sh installs/starts it with apt-get);
@@ -22,7 +23,7 @@ DEV_STAMP     := $(VENV)/.dev.stamp
 .PHONY: run test lint typecheck pytest messages migrate chromium clean serve-prod
 
 run: $(RUNTIME_STAMP) messages migrate
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) scripts/run_dev.py 127.0.0.1:8000
 
 test: $(DEV_STAMP) chromium messages
 	$(VENV)/bin/ruff check .

@@ -11,6 +11,8 @@ Environment variables:
     CLIENT_IP_HEADER behind a proxy, e.g. HTTP_X_FORWARDED_FOR (its last address counts).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
+    TASK_LEASE       seconds after which a job a worker started and did not finish is run
+                     again (its worker presumed dead); default 30 (tutorial/jobs.py).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -54,17 +57,24 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "tutorial",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses HTML (and JSON) for clients that accept gzip.  After WhiteNoise, which
+    # answers static files itself (already compressed); before everything that writes the
+    # body.  Django adds random bytes to each gzip stream against BREACH (README).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "tutorial.timezones.VisitorTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -82,6 +92,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "tutorial.context_processors.navigation",
@@ -115,6 +126,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             DATABASES["default"]["NAME"] = f"file:{quote(_name)}?mode=rw"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Heavy work (a hand's review, a 返 priced again, an expert bot's move) runs in worker
+# processes (`manage.py worker`), queued in the database: django-tasks' database backend,
+# no extra service (tutorial/jobs.py, README "Task queue").
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                     "QUEUES": ["coach", "moves"]}}
+TASK_LEASE = int(os.environ.get("TASK_LEASE", "30"))
+
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
@@ -122,6 +140,21 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 14 * 24 * 3600
 
 
+# Accounts (issue 22, tutorial/accounts.py): Django's auth with Argon2 first; the other
+# hashers only read hashes made before a switch.  No e-mail: recovery codes reset a password.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "account"
+LOGOUT_REDIRECT_URL = "home"
 
 def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
     """``new=100/600,write=600/60``: per scope, requests per seconds."""
@@ -137,7 +170,11 @@ def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
 
 # Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
 # new tables and nights, "write" for table actions, night entries and quiz/course answers.
-RATE_LIMITS = {"new": (100, 600), "write": (600, 60),
+# "login" and "login-account" count sign-in and recovery attempts per client and per username,
+# "signup" new accounts per client; "compute" requests that queue heavy work (a review, a 返
+# priced again, an expert's move).
+RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "compute": (60, 60), "login": (30, 600),
+               "login-account": (10, 600), "signup": (10, 3600),
                **_rate_limits(os.environ.get("RATE_LIMITS", ""))}
 # Behind a proxy, the request's META key holding the client address it saw (the last one
 # of a comma-separated list), e.g. HTTP_X_FORWARDED_FOR; unset: REMOTE_ADDR.

@@ -24,6 +24,7 @@ random four-card hand; partial hands average over their completions.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -33,14 +34,12 @@ from itertools import combinations, combinations_with_replacement
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
-from .game import Act, Action, Game, Legal, Phase, card_by_label
+from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, card_by_label
 from .hands import Split, naive_split, sanhua, splits
 from .rules import Rules
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
-           "distribution", "modelled", "policy", "strength", "view"]
-
-BOT_LEVELS = ("simple", "strong", "expert")
+           "distribution", "modelled", "policy", "share_above", "strength", "view"]
 
 Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
@@ -50,11 +49,14 @@ Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing 
 # the hands that do call are stronger; the share of a showdown a 休 is worth in rounds
 # 2–3; the soft-max temperature in units of the level
 RAISE_SHADE = 0.12
-FOLD_SHARE = 0.45
+RAISE_CAP = 2  # raises beyond this many say nothing more
+SIZE_SHADE = 0.02  # per doubling of an opponent's stake over the largest other one,
+# per player dealt in beyond two
+FOLD_SHARE = 0.3
 OPEN_SHADE = 0.1
 CALLED_SHADE = 0.25
 CHECK_SHARE = 0.6
-TEMPERATURE = 0.35
+TEMPERATURE = 0.05
 # simple bot: probability of its main action; the rest is spread over the others
 SIMPLE_MAIN = 0.88
 
@@ -116,6 +118,20 @@ def strength(known: tuple[Kind, ...], rules: Rules) -> float:
         total += _full_strength(_sorted(known + combo), rules)
         n += 1
     return total / n if n else 0.0
+
+
+@cache
+def _strengths(cards: int, rules: Rules) -> tuple[float, ...]:
+    """The strengths of every hand of ``cards`` physical cards, sorted."""
+    return tuple(sorted(strength(_sorted(DECK[i].kind for i in combo), rules)
+                        for combo in combinations(range(len(DECK)), cards)))
+
+
+def share_above(known: tuple[Kind, ...], rules: Rules) -> float:
+    """The share of all hands of ``len(known)`` cards at least as strong as ``known``
+    (1 − its percentile)."""
+    table = _strengths(len(known), rules)
+    return (len(table) - bisect.bisect_left(table, strength(known, rules) - 1e-12)) / len(table)
 
 
 def _without(seen: Iterable[Kind]) -> list[Kind]:
@@ -192,6 +208,7 @@ class View:
     pi: int  # the folded seats' 皮 plus the 芒果 pot
     legal: Legal
     floor: int  # the raise floor
+    dealt: int = 2  # players dealt in this hand
 
 
 _ORDER = {k: k.index for k in KINDS}.__getitem__
@@ -220,7 +237,8 @@ def view(game: Game, seat: int) -> View:
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
-                hand.level, pi, game.legal_actions(seat), game.rules.stakes.raise_floor)
+                hand.level, pi, game.legal_actions(seat), game.rules.stakes.raise_floor,
+                len(hand.order))
 
 
 # ---------------------------------------------------------------------- policies
@@ -251,9 +269,17 @@ def _options(v: View) -> list[Action]:
     return first + [_raise_action(v, lv) for lv in _raise_levels(v)]
 
 
+def _declarable(v: View, rules: Rules) -> bool:
+    """Whether the seat holds 三花 (four cards): declared at the showdown, its stake
+    comes back, so it never loses more than by folding."""
+    return len(v.own) == 4 and sanhua(v.own, rules) is not None
+
+
 def _simple(v: View, rules: Rules) -> Policy:
     s = strength(v.own, rules)
     options = _options(v)
+    if _declarable(v, rules) and options[0].kind is Act.FOLD:
+        options = options[1:]  # 三花: never fold (the call is free at worst)
     facing = Act.CALL in v.legal
     raises = [a for a in options if a.kind in (Act.RAISE, Act.TUO, Act.QIAO)]
     if s > 0.45 and raises and v.level < 3 * v.floor:
@@ -261,7 +287,7 @@ def _simple(v: View, rules: Rules) -> Policy:
     elif facing:
         big = v.level >= 4 * v.floor
         ok = s > (0.25 if big else -0.05 if v.round == 1 else 0.05)
-        main = options[1] if ok else options[0]
+        main = options[1] if ok and options[0].kind is Act.FOLD else options[0]
     elif v.round > 1 and s > 0.2 and raises:
         main = raises[0]  # 发招 with good cards
     else:
@@ -278,35 +304,55 @@ def _ev(v: View, action: Action, edges: Sequence[float]) -> float:
     if action.kind is Act.FOLD:
         return -float(v.committed)
 
-    def showdown(level: int, shade: float, folds: Sequence[float]) -> float:
+    def showdown(level: int, shades: Sequence[float], folds: Sequence[float]) -> float:
         ev = 0.0
         p_best = 1.0
-        for o, d, f in zip(opps, edges, folds, strict=True):
+        for o, d, shade, f in zip(opps, edges, shades, folds, strict=True):
             x = max(-1.0, d - shade)
             ev += f * o.committed + (1 - f) * min(level, o.bobo) * x
             p_best *= f + (1 - f) * (1 + x) / 2
         return ev + p_best * v.pi
 
+    def answer(level: int) -> list[float]:
+        """How often each opponent folds to ``level``: never once matched or all-in."""
+        return [0.0 if o.committed >= min(level, o.bobo)
+                else FOLD_SHARE * min(1.0, (level - o.committed) / max(1, level))
+                for o in opps]
+
     none = [0.0] * len(opps)
     if action.kind is Act.CALL:
-        return showdown(v.legal.call_to, 0.0, none)
+        # the others still to answer the bet fold or call it with stronger hands
+        folds = answer(v.legal.call_to)
+        return showdown(v.legal.call_to, [CALLED_SHADE if f else 0.0 for f in folds], folds)
     if action.kind is Act.CHECK:
-        value = showdown(max(v.level, v.committed), 0.0, none)
+        value = showdown(max(v.level, v.committed), none, none)
         return value if v.round == 1 else CHECK_SHARE * value
     level = action.amount or v.bobo
-    folds = [0.0 if o.committed >= o.bobo
-             else FOLD_SHARE * min(1.0, (level - o.committed) / max(1, level))
-             for o in opps]
-    opening = v.legal.opening or v.level < v.floor
+    opening = v.legal.opening  # round 1 raises the forced 发招: a raise like any other
     shade = (OPEN_SHADE if opening else CALLED_SHADE) * (
         1 + math.log2(max(1.0, level / max(1, v.legal.min_raise or level))))
-    return showdown(level, shade, folds)
+    return showdown(level, [shade] * len(opps), answer(level))
+
+
+def _shade(v: View, o: Opponent) -> float:
+    """How much what ``o`` has bet lowers our edge against them: each raise (at most
+    :data:`RAISE_CAP` count), and, when more than two were dealt in, each doubling of
+    their stake over the largest stake of the others (a 敲 into a small pot says more
+    than a minimum 返, the more so the more players it must push out)."""
+    others = max([v.floor, v.committed] + [p.committed for p in v.opponents if p is not o])
+    return (RAISE_SHADE * min(o.raises, RAISE_CAP) + SIZE_SHADE * (v.dealt - 2)
+            * math.log2(max(1.0, o.committed / others)))
 
 
 def _strong(v: View, rules: Rules) -> Policy:
-    edges = [edge(v.own, o.shown, rules) - RAISE_SHADE * o.raises for o in v.opponents]
+    edges = [edge(v.own, o.shown, rules) - _shade(v, o) for o in v.opponents]
     options = _options(v)
     evs = [_ev(v, a, edges) for a in options]
+    # 三花 may be declared at the showdown: nothing loses more than that
+    if _declarable(v, rules):
+        kept = [(a, max(e, 0.0)) for a, e in zip(options, evs, strict=True)
+                if a.kind is not Act.FOLD]
+        options, evs = [a for a, _ in kept], [e for _, e in kept]
     tau = TEMPERATURE * max(v.level, v.floor)
     top = max(evs)
     weights = [math.exp((e - top) / tau) for e in evs]
@@ -397,3 +443,5 @@ def warm(rules: Rules) -> None:
         for b in KINDS:
             if a.index <= b.index and (a is not b or a.copies == 2):
                 strength((a, b), rules)
+    for cards in (2, 3, 4):
+        _strengths(cards, rules)

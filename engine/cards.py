@@ -62,7 +62,7 @@ class Kind(Enum):
     B7 = ("B7", "黑7", (), "7", "black", 7, SingleClass.ZA, "♠♣")
     B5 = ("B5", "小5", ("黑5",), "5", "black", 5, SingleClass.ZA, "♠♣")
     R3 = ("R3", "丁丁", ("红桃3",), "3", "red", 3, SingleClass.ZA, "♥")
-    JK = ("JK", "大鬼", ("大王", "二皇", "鬼鬼"), "JOKER", "red", 6, SingleClass.ZA, "")
+    JK = ("JK", "大鬼", ("大王", "二皇", "二黄", "鬼鬼"), "JOKER", "red", 6, SingleClass.ZA, "")
 
     def __init__(
         self,

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -18,6 +19,7 @@ from .cards import CardError, parse_kinds
 from .game import Act, ActionError
 from .groups import Group, ranked
 from .hands import Split, parse_hand, sanhua
+from .numbers import MAX_DIGITS, NumberError, parse_int
 from .review import WORLDS, ReviewError, decision_json, review
 from .rules import Rules, RulesError, get_rules
 from .settle import Seat, SettleError, settle
@@ -112,9 +114,12 @@ def build_strategy(presets: Sequence[str], out: Path | None) -> list[str]:
     except ImportError as e:
         raise InputError(f"build-strategy needs numpy ({e}); "
                          "install requirements-dev.txt") from None
+    folder = out or DATA_DIR
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise InputError(f"--out {folder}: not a folder this user can write to")
     lines = []
     for name in presets:
-        path, result = write_table(get_rules(name), out or DATA_DIR)
+        path, result = write_table(get_rules(name), folder)
         lines.append(f"{path}: {result.rounds} rounds, exploitability "
                      f"{float(result.exploitability):.6f}, {result.seconds:.1f} s")
     return lines
@@ -213,8 +218,6 @@ def _showdown_text(report: dict[str, Any]) -> str:
 
 def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
     """``{"config", "log", "seat"}`` (a session's ``game.state``): the last hand reviewed."""
-    if worlds < 1:
-        raise InputError("--worlds must be at least 1")
     if not isinstance(data, dict) or not isinstance(data.get("config"), dict) or not \
             isinstance(data.get("log"), list):
         raise InputError('expected an object {"config": {...}, "log": [...], "seat": n}')
@@ -223,7 +226,7 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
         raise InputError("seat must be a whole number")
     try:
         decisions = review(data["config"], data["log"], seat, worlds, seed)
-    except (ReviewError, ActionError) as e:
+    except (ReviewError, ActionError, RulesError) as e:
         raise InputError(str(e)) from None
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise InputError(f"not a practice hand's export: {e!r}") from None
@@ -243,11 +246,39 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
     return "\n".join(lines)
 
 
-def _stdin_json() -> Any:
+MAX_SAMPLES = 100_000  # showdown --samples: about 8 s of one core with five opponents
+MAX_WORLDS = 2_000  # review --worlds: about 20 × the default review
+MAX_HANDS = 100_000  # simulate --hands
+
+
+def _json_int(text: str) -> int:
     try:
-        return json.load(sys.stdin)
+        return parse_int(text, -10**MAX_DIGITS, 10**MAX_DIGITS)
+    except NumberError:
+        raise InputError(f"a number on stdin has more than {MAX_DIGITS} digits") from None
+
+
+def _stdin_json() -> Any:
+    """The JSON on stdin; its whole numbers through :func:`~engine.numbers.parse_int`."""
+    try:
+        return json.load(sys.stdin, parse_int=_json_int)
     except json.JSONDecodeError as e:
         raise InputError(f"broken JSON on stdin: {e.msg} (line {e.lineno})") from None
+    except RecursionError:
+        raise InputError("the JSON on stdin is nested too deeply") from None
+
+
+def _count(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``low … high`` (else a one-line usage error)."""
+
+    def count(text: str) -> int:
+        try:
+            return parse_int(text, low, high)
+        except NumberError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} "
+                                             f"to {high}") from None
+
+    return count
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -262,22 +293,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("settle", parents=[common], help="settle a showdown read as JSON from stdin")
     p_show = sub.add_parser("showdown", parents=[common],
                             help="expected chips of every split at a showdown read as JSON")
-    p_show.add_argument("--samples", type=int, default=SAMPLES,
-                        help=f"deals sampled when enumeration is too big (default {SAMPLES})")
+    p_show.add_argument("--samples", type=_count(1, MAX_SAMPLES), default=SAMPLES,
+                        help=f"deals sampled when enumeration is too big (default {SAMPLES}, "
+                        f"at most {MAX_SAMPLES})")
     p_show.add_argument("--seed", type=int, default=0, help="random seed of the sampling")
     p_review = sub.add_parser("review", parents=[common],
                               help="price every betting decision of a practice hand (JSON)")
-    p_review.add_argument("--worlds", type=int, default=WORLDS,
-                          help=f"sampled worlds per decision (default {WORLDS})")
+    p_review.add_argument("--worlds", type=_count(1, MAX_WORLDS), default=WORLDS,
+                          help=f"sampled worlds per decision (default {WORLDS}, "
+                          f"at most {MAX_WORLDS})")
     p_review.add_argument("--seed", type=int, default=0, help="random seed")
     p_build = sub.add_parser("build-strategy", help="rebuild the split advisor's strategy tables")
     p_build.add_argument("--rules", choices=["xuanjing", "app"], action="append",
                          help="rule preset to build (repeatable; default: both)")
     p_build.add_argument("--out", type=Path, help="directory to write to (default engine/data)")
     p_sim = sub.add_parser("simulate", parents=[common], help="bot-only hands at a table")
-    p_sim.add_argument("--hands", type=int, default=1000, help="hands to play")
+    p_sim.add_argument("--hands", type=_count(1, MAX_HANDS), default=1000,
+                       help=f"hands to play (at most {MAX_HANDS})")
     p_sim.add_argument("--bots", default="strong,simple", help="bot levels, e.g. strong,simple")
     p_sim.add_argument("--seed", type=int, default=0, help="random seed")
+    p_sim.add_argument("--fresh", action="store_true",
+                       help="start every hand with every 钵钵 at the first 钵钵")
     args = parser.parse_args(argv)
     try:
         if args.command == "build-strategy":
@@ -300,8 +336,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = settle_report(data)
             print(json.dumps(report, ensure_ascii=False) if args.json else _settle_text(report))
         elif args.command == "showdown":
-            if args.samples < 1:
-                raise InputError("--samples must be at least 1")
             situation = parse_situation(_stdin_json(), args.rules)
             report = pricing_json(price(situation, args.samples, args.seed))
             print(json.dumps(report, ensure_ascii=False) if args.json
@@ -311,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 
-            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules)
+            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules, args.fresh)
             print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
                   else report_text(result))
     except (CardError, RulesError, SettleError, InputError, AdvisorError, ShowdownError) as e:

@@ -48,6 +48,8 @@ from .mango import Mango, mango_amount, mango_payers
 from .rules import PRESETS, Rules, RulesError, get_stakes
 from .settle import Seat, settle
 
+BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
+
 __all__ = [
     "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
     "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
@@ -322,6 +324,8 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    if not isinstance(data, Mapping):
+        raise RulesError("the rules must be an object")
     base = PRESETS.get(str(data.get("name", "xuanjing")), Rules())
     return base.with_options(
         diwang=bool(data.get("diwang", base.diwang)),
@@ -356,6 +360,9 @@ class Game:
         if not rules.min_seats <= n <= rules.max_seats:
             raise RulesError(f"a table seats {rules.min_seats}–{rules.max_seats} players")
         names = [p[0] for p in players]
+        for _, bot in players:
+            if bot is not None and bot not in BOT_LEVELS:
+                raise RulesError(f"unknown bot level {bot!r} (use {', '.join(BOT_LEVELS)})")
         if len(set(names)) != n or any(not name.strip() for name in names):
             raise RulesError("every seat needs a different, non-empty name")
         stacks = [bobo] * n if bobo is None or isinstance(bobo, int) else list(bobo)
@@ -431,6 +438,16 @@ class Game:
         return (h is not None and seat in h.order and not h.folded[seat]
                 and h.committed[seat] >= self.state.seats[seat].bobo)
 
+    def opener(self) -> int | None:
+        """Who holds 发招 in the betting of round 2 or 3: the leader (highest new card)
+        until they 休, then the next player who may still open (旋经: 「地牌休了以后，就该由
+        他的下家……发招」); once somebody bets, the player who bet first.  None elsewhere."""
+        h = self.state.hand
+        if h is None or self.state.phase is not Phase.BETTING or h.round not in (2, 3):
+            return None
+        opening = (a["seat"] for a in h.actions if a.get("round") == h.round and a.get("lead"))
+        return next(opening, h.to_act)
+
     def in_hand(self) -> list[int]:
         h = self.state.hand
         return [] if h is None else [s for s in h.order if not h.folded[s]]
@@ -450,9 +467,7 @@ class Game:
     def dealt(self, seat: int) -> int:
         """How many cards ``seat`` has been dealt in the current (or last) hand."""
         h = self.state.hand
-        if h is None or not h.cards[seat]:
-            return 0
-        return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
+        return 0 if h is None else cards_dealt(h, seat)
 
     def legal_actions(self, seat: int | None = None) -> Legal:
         st = self.state
@@ -464,7 +479,7 @@ class Game:
                 acts += [Act.SIT] if st.seats[seat].left else [Act.REBUY, Act.LEAVE]
             if self._deal_problem() is None:
                 acts.append(Act.DEAL)
-                if st.quan_start is None:
+                if st.quan_start is None and st.hand_no > 0:  # 圈芒 ends a session begun
                     acts.append(Act.END)
             return Legal(seat, tuple(acts))
         h = st.hand
@@ -644,6 +659,9 @@ class Game:
         if kind is Act.END and st.quan_start is not None:
             raise ActionError(ErrorCode.QUAN_ALREADY,
                               "the 圈芒 final orbit is already being played")
+        if kind is Act.END and st.hand_no == 0:
+            raise ActionError(ErrorCode.NOT_POSSIBLE, "圈芒 ends a session: play a hand first",
+                              act=kind.value)
         if kind is Act.DEAL and action.cards:
             if sorted(action.cards) != sorted(c.label for c in DECK):
                 raise ActionError(ErrorCode.BAD_DECK,
@@ -672,7 +690,7 @@ class Game:
         if h is not None and self.state.phase is not Phase.BETWEEN:
             # The hand's own record also says when and how (for a readable log): the
             # round (4 = the showdown), whether a bet was the round's 发招, and for every
-            # bet the player's commitment after it ("to").
+            # bet the player's commitment after it ("to") and whether it left them all-in.
             entry = {**done.to_dict(), "round": h.round}
             if done.kind in (Act.RAISE, Act.TUO, Act.QIAO) and not h.bet_this_round:
                 entry["lead"] = True
@@ -702,6 +720,8 @@ class Game:
             self._bet(done)
             assert h is not None and done.seat is not None
             entry["to"] = h.committed[done.seat]
+            if k in (Act.CALL, Act.RAISE, Act.TUO) and self.is_allin(done.seat):
+                entry["allin"] = True  # a 瞧 (or 返, 拖) of the whole 钵钵: all-in like a 敲
         return done
 
     def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,
@@ -1171,6 +1191,14 @@ def _fold_round(h: Hand, seat: int) -> int:
         if len(parts) == 3 and parts[1] == "fold" and parts[2] == str(seat):
             return int(parts[0][1:])
     return h.round
+
+
+def cards_dealt(h: Hand, seat: int) -> int:
+    """How many cards ``seat`` was dealt in hand ``h`` (so far): two in round 1, one more
+    in each later round it was still in, four once the hand reached the showdown."""
+    if not h.cards[seat]:
+        return 0
+    return min(4, (_fold_round(h, seat) if h.folded[seat] else h.round) + 1)
 
 
 def replay(config: Mapping[str, Any], log: Iterable[Mapping[str, Any]]) -> Game:

@@ -18,12 +18,14 @@ class NumberError(ValueError):
     """The text is not a whole number between ``lo`` and ``hi``.
 
     ``out_of_range`` is true when it is a whole number but too small or too large
-    (including longer than :data:`MAX_DIGITS` digits), false when it is not a number."""
+    (including longer than :data:`MAX_DIGITS` digits), false when it is not a number;
+    ``too_small`` is true when it is a whole number below ``lo``."""
 
-    def __init__(self, text: str | None, out_of_range: bool) -> None:
+    def __init__(self, text: str | None, out_of_range: bool, too_small: bool = False) -> None:
         shown = text if text is None or len(text) <= 20 else text[:20] + "…"
         super().__init__(f"not a whole number in range: {shown!r}")
         self.out_of_range = out_of_range
+        self.too_small = too_small
 
 
 def parse_int(text: str | None, lo: int, hi: int) -> int:
@@ -32,8 +34,8 @@ def parse_int(text: str | None, lo: int, hi: int) -> int:
     if not _WHOLE.fullmatch(stripped):
         raise NumberError(text, out_of_range=False)
     if len(stripped.lstrip("+-")) > MAX_DIGITS:
-        raise NumberError(text, out_of_range=True)
+        raise NumberError(text, out_of_range=True, too_small=stripped.startswith("-"))
     number = int(stripped)
     if not lo <= number <= hi:
-        raise NumberError(text, out_of_range=True)
+        raise NumberError(text, out_of_range=True, too_small=number < lo)
     return number

@@ -420,7 +420,7 @@ _CLASS_MEMBERS = {
     SingleClass.HE: "和牌",
     SingleClass.ZHONGSAN: "梅十、板凳、长三",
     SingleClass.XIAYAO: "斧头、苕十、猫猫、膏药",
-    SingleClass.ZA: "黑9、黑8、黑7、小5、丁丁、大鬼",
+    SingleClass.ZA: "黑9、黑8、黑7、小5",
 }
 
 
@@ -457,8 +457,11 @@ def check_koujue(q: Question, answer: Answer, rules: Rules) -> OrderVerdict:
 
 
 def class_members() -> tuple[tuple[str, str], ...]:
-    """(class label, its kinds) strongest first, for the 口诀 feedback."""
-    return tuple((c.label, _CLASS_MEMBERS[c]) for c in sorted(SingleClass, reverse=True))
+    """(class label, its kinds) strongest first, for the 口诀 feedback.  The 旋经 counts
+    丁丁 and 大鬼 among the 杂牌, not the 下四滥: they close the table as a row of their
+    own, as small as the 下四滥 row above it."""
+    return (*((c.label, _CLASS_MEMBERS[c]) for c in sorted(SingleClass, reverse=True)),
+            ("杂牌", "丁丁、大鬼"))
 
 
 # --------------------------------------------------------------------------- 3. name it

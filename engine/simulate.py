@@ -9,8 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import BOT_LEVELS, bot_action, warm
+from .bots import BOT_LEVELS, bot_action, choose_split, view, warm
+from .chance import draw
 from .game import Act, Action, Game, Phase
+from .probes import is_probe, probe_distribution
 from .rules import Rules, RulesError
 
 
@@ -52,8 +54,10 @@ class SimResult:
 def parse_bots(text: str) -> list[str]:
     levels = [x.strip().lower() for x in text.split(",") if x.strip()]
     for lv in levels:
-        if lv not in BOT_LEVELS:
-            raise RulesError(f"unknown bot level {lv!r} (use {', '.join(BOT_LEVELS)})")
+        if lv not in BOT_LEVELS and not is_probe(lv):
+            raise RulesError(f"unknown bot level {lv!r} (use {', '.join(BOT_LEVELS)}"
+                             ", or a probe: always-qiao, always-call, min-raise, "
+                             "fold-to-bet, top-N)")
     if not 2 <= len(levels) <= 8:
         raise RulesError("give 2 to 8 bots, e.g. --bots strong,simple")
     return levels
@@ -76,9 +80,30 @@ def play_hand(game: Game, choose: Callable[[Game, int], Action]) -> None:
         game.apply(choose(game, actor))
 
 
+def act(game: Game, seat: int, rng: random.Random) -> Action:
+    """What the seat does now: its bot's action, or its probe's (which splits like the
+    ``strong`` bot)."""
+    level = game.seats[seat].bot or "simple"
+    if not is_probe(level):
+        return bot_action(game, seat, rng)
+    if game.phase is Phase.SHOWDOWN:
+        return choose_split(game, seat, "strong")
+    return draw(probe_distribution(view(game, seat), level, game.rules), rng)
+
+
+def refill(game: Game) -> None:
+    """Set every seat's 钵钵 back to the first 钵钵 (chips bought or cashed out to do so
+    count in ``bought``, so each seat's net is unchanged)."""
+    for seat in game.seats:
+        seat.bought += game.rules.stakes.first_bobo - seat.bobo
+        seat.bobo = game.rules.stakes.first_bobo
+
+
 def simulate(levels: Sequence[str], hands: int, seed: int = 0,
-             rules: Rules | None = None) -> SimResult:
-    """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties."""
+             rules: Rules | None = None, fresh: bool = False) -> SimResult:
+    """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties.
+    ``fresh``: every hand starts with every 钵钵 at the first 钵钵 (:func:`refill`), so
+    stacks do not drift (a fixed depth; lower variance)."""
     rules = rules or Rules()
     if hands < 1:
         raise RulesError("play at least one hand")
@@ -93,10 +118,12 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     endings = dict.fromkeys(ENDINGS, 0)
     start = time.perf_counter()
     for _ in range(hands):
+        if fresh:
+            refill(game)
         for i in rebuy_empty(game):
             rebuys[i] += 1
         before = [s.net for s in game.seats]
-        play_hand(game, lambda g, seat: bot_action(g, seat, rng))
+        play_hand(game, lambda g, seat: act(g, seat, rng))
         result = game.history[-1].result
         assert result is not None
         # everyone declaring 三花 still reached the showdown

@@ -203,4 +203,6 @@ PAGE_TYPES: list[PageType] = [
     PageType("table", "/table/"),
     PageType("calc", "/calc/"),
     PageType("night", "/night/"),
+    PageType("login", "/accounts/login/"),
+    PageType("sign-up", "/accounts/signup/"),
 ]

@@ -9,6 +9,9 @@
 #   WEB_CONCURRENCY   gunicorn workers, default 2 × CPU cores + 1
 #   GUNICORN_THREADS  threads per worker, default 1
 #   GUNICORN_TIMEOUT  seconds, default 30
+#   TASK_WORKERS      task workers started beside gunicorn (manage.py worker: reviews,
+#                     prices, expert moves), default 1; 0 when workers run elsewhere
+#                     (any machine reaching the database: README "Task queue")
 #   DATABASE_CREATE   1 to let migrate create a missing SQLite file (first deployment only)
 #   DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, SECURE_* … as in the settings.
 # Extra arguments are passed to gunicorn (e.g. --access-logfile -).
@@ -39,7 +42,13 @@ bind="${BIND:-127.0.0.1:${PORT:-8000}}"
 unset DATABASE_CREATE  # the server itself never creates an empty SQLite database
 "$PY" manage.py clearsessions
 
-echo "serve_prod: gunicorn on http://$bind with $workers worker(s)" >&2
+# The task workers run beside gunicorn, in its process group: stopping the group (systemd,
+# Ctrl-C, scripts/prodserver.py) stops them too.
+for _ in $(seq 1 "${TASK_WORKERS:-1}"); do
+    "$PY" manage.py worker --verbosity 0 &
+done
+
+echo "serve_prod: gunicorn on http://$bind with $workers worker(s), ${TASK_WORKERS:-1} task worker(s)" >&2
 exec "$GUNICORN" chexuan_site.wsgi:application \
     --bind "$bind" \
     --workers "$workers" \

@@ -19,6 +19,7 @@ from engine.game import Act, Action, Game, Phase
 from engine.review import review
 from engine.rules import Rules
 from engine.simulate import play_hand, rebuy_empty
+from tests.jobs import work
 from tests.tables import game_of, table_of
 from tutorial.models_table import PracticeTable
 
@@ -63,6 +64,7 @@ def drive(client: Client, url: str, move: Move, steps: int,
         path, data = next_request(g, t.squeezed, move)
         response = client.post(url + path, {"seq": t.seq, **data}, **headers(step))
         assert response.status_code in (200, 303), (path, data, response.status_code)
+        work("moves")  # an expert's move, asked of the worker by a bot step
         yield step, path, data, response
 
 
@@ -84,7 +86,9 @@ def coached(monkeypatch: pytest.MonkeyPatch, hands: int, worlds: int = 40
     monkeypatch.setattr("tutorial.coach.review",
                         lambda config, log, seat, _worlds: review(config, log, seat, worlds))
     client = Client()
-    return client, str(play_hands(client, monkeypatch, 11, hands).id)
+    table = play_hands(client, monkeypatch, 11, hands)
+    work()  # the reviews the hands' last actions asked for
+    return client, str(table.id)
 
 
 def _move(g: Game, rng: random.Random) -> dict[str, object]:

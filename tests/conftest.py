@@ -51,6 +51,9 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+TEST_DB_FOLDER = pytest.StashKey[str]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # The manifest storage of production needs `collectstatic`; tests use plain storage.
     from django.conf import settings
@@ -62,6 +65,25 @@ def pytest_configure(config: pytest.Config) -> None:
     # Serve static files straight from the apps and static/ (no collectstatic in tests).
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+    # On SQLite the test database is a file, as the site's is: a live server and the task
+    # worker beside it (two threads, two connections) then wait for each other's locks
+    # (WAL, busy timeout) where an in-memory database shared between threads would fail
+    # at once ("database table is locked").
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="chexuan-test-db-")
+        config.stash[TEST_DB_FOLDER] = folder
+        database["TEST"] = {**database.get("TEST", {}), "NAME": f"{folder}/test.sqlite3"}
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    folder = config.stash.get(TEST_DB_FOLDER, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +92,36 @@ def _empty_page_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _task_worker(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Beside a live server, a task worker (the worker's own loop, in a thread on the
+    test database) runs what its pages queue: reviews, prices, expert moves."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    import threading
+
+    from django.db import connection
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    request.getfixturevalue("live_server")
+    worker = Worker(queue_names=["*"], interval=0.1, batch=False, backend_name="default",
+                    startup_delay=False, max_tasks=None, worker_id="live",
+                    excluded_queue_names=[])
+
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    yield
+    worker.running = False
+    thread.join(timeout=30)
 
 
 @pytest.fixture(scope="session")

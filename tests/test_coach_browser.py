@@ -87,3 +87,92 @@ def test_retry_without_javascript(live_server: Any, nojs_page: Any,
     page.locator(".coach-choices button").first.click()
     expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/?pick=0")
     expect(page.locator("#answer .coach-verdict")).to_be_visible()
+
+
+# Badges and marks whose text wraps inside them: more than one line box.
+BROKEN = """
+() => [...document.querySelectorAll('.coach-grade, .coach-mark')].filter(el => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                       .map(r => Math.round(r.top)));
+  return tops.size > 1;
+}).map(el => el.textContent.trim())
+"""
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_badges_and_marks_do_not_break_on_a_phone(live_server: Any, phone_page: Any,
+                                                  table: tuple[str, str], lang: str,
+                                                  screenshot: Any) -> None:
+    """大错 / 失误 badges and 你选的 / 最好 marks stay on one line at 360 px (issue 20 §6)."""
+    tid, cookie = table
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 780})
+    own(page, live_server, cookie, lang)
+    for url in (f"/coach/{tid}/1/", f"/coach/{tid}/2/", f"/coach/{tid}/"):
+        page.goto(live_server.url + url)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert page.evaluate(BROKEN) == [], url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+    page.goto(f"{live_server.url}/coach/{tid}/2/retry/0/")
+    page.locator(".coach-choices button").first.click()
+    expect(page.locator("#answer .coach-mark").first).to_be_visible()
+    assert page.locator("#answer .coach-mark").count() >= 1
+    assert page.evaluate(BROKEN) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, f"coach-retry-marks-{lang}-phone")
+
+
+def slow_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's reviews take 2 s more, so that a test sees the progress first."""
+    import time
+
+    from tutorial import coach
+
+    compute = coach.compute
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(2)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr("tutorial.coach.compute", slow)
+
+
+def test_a_review_not_computed_shows_progress_then_the_result(
+        live_server: Any, browser_page: Any, table: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch, screenshot: Any, axe: Any) -> None:
+    from tutorial.models_coach import HandReview
+
+    tid, cookie = table
+    HandReview.objects.filter(number=2).delete()  # as if the coach had been off
+    slow_reviews(monkeypatch)
+    page = browser_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/2/")  # htmx asks for it (a POST) on load
+    expect(page.locator("#computing")).to_contain_text("正在算", timeout=5000)
+    axe(page)
+    screenshot(page, "coach-review-computing-zh")
+    expect(page.locator(".coach-decision").first).to_be_visible(timeout=15000)
+    expect(page.locator("h1")).to_have_text("第 2 手复盘")
+    assert HandReview.objects.filter(number=2).count() == 1
+
+
+def test_a_review_not_computed_without_javascript(
+        live_server: Any, nojs_page: Any, table: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutorial.models_coach import HandReview
+
+    tid, cookie = table
+    HandReview.objects.filter(number=2).delete()
+    slow_reviews(monkeypatch)
+    page = nojs_page
+    own(page, live_server, cookie)
+    page.goto(f"{live_server.url}/coach/{tid}/2/")
+    expect(page.locator("#computing")).to_contain_text("还没算")
+    page.get_by_role("button", name="现在算").click()
+    expect(page).to_have_url(f"{live_server.url}/coach/{tid}/2/")
+    expect(page.locator("#computing")).to_contain_text("算")
+    page.wait_for_timeout(4000)
+    page.locator("#computing").get_by_role("link", name="刷新").click()
+    expect(page.locator(".coach-decision").first).to_be_visible()

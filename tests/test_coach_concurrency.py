@@ -1,12 +1,14 @@
-"""The coach's first review under real concurrency (issue 14): parallel first requests for
-the same finished hand — the summary the table fetches after the hand, a 复盘 opened in
-another tab — all answer 200 with the same figures, and the stored row is the one they
-show (a live production server with several workers, on SQLite and on PostgreSQL:
-``scripts/test_postgres.sh -m concurrency``)."""
+"""The coach under real concurrency (issues 14, 21), against a live production server
+(scripts/serve_prod.sh: several gunicorn workers and a task worker) on SQLite and on
+PostgreSQL (``scripts/test_postgres.sh -m concurrency``): parallel asks for a hand's
+review, or for a 返 of one's own amount, and parallel reads of the pages that poll for
+them all answer without an error; the worker computes the result once and every later
+read shows the same figures."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -66,20 +68,52 @@ def server() -> Iterator[tuple[str, int]]:
         yield address
 
 
-def test_parallel_first_reviews_of_a_hand_agree_with_the_stored_row(
-        server: tuple[str, int]) -> None:
+def until(learner: Learner, path: str, done: str) -> str:
+    """GET ``path`` until it shows ``done`` (the worker has stored the result)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        page = learner.request("GET", path)[1]
+        if done in page:
+            return page
+        assert "这次没算出来" not in page, page[:2000]
+        time.sleep(0.3)
+    raise AssertionError(f"{path} never showed {done!r}")
+
+
+def test_parallel_asks_and_reads_of_a_review_agree(server: tuple[str, int]) -> None:
     learner = Learner(server)
     url = learner.open_table()
     coach = url.replace("/table/", "/coach/")
     for number in (1, 2):
-        learner.play_hand(url, number)
-        paths = [f"{coach}{number}/summary", f"{coach}{number}/"] * 3
-        results = at_once([(learner, "GET", path, None) for path in paths])
-        assert [status for status, _ in results] == [200] * len(paths), \
-            [text[:500] for status, text in results if status != 200]
-        # every request showed the stored figures: a later read gives the same
-        for i, path in enumerate(paths[:2]):
-            again = figures(learner.request("GET", path)[1])
-            assert again or path.endswith("summary")  # 复盘 always shows figures
-            for _, text in results[i::2]:
-                assert figures(text) == again
+        learner.play_hand(url, number)  # its last action asked the worker for the review
+        review, summary = f"{coach}{number}/", f"{coach}{number}/summary"
+        asks = [(learner, "POST", f"{coach}{number}/review", {"next": review})] * 3
+        reads = [(learner, "GET", path, None) for path in (summary, review) * 2]
+        results = at_once([*asks, *reads])
+        assert [status for status, _ in results] == [303] * 3 + [200] * 4, \
+            [text[:500] for status, text in results if status not in (200, 303)]
+        shown = figures(until(learner, review, "coach-decision"))
+        results = at_once([(learner, "GET", review, None)] * 4)
+        assert [status for status, _ in results] == [200] * 4
+        assert all(figures(text) == shown for _, text in results)
+
+
+def test_parallel_asks_for_an_own_raise_are_priced_once(server: tuple[str, int]) -> None:
+    learner = Learner(server)
+    url = learner.open_table()
+    coach = url.replace("/table/", "/coach/")
+    learner.play_hand(url, 1)
+    until(learner, f"{coach}1/", "coach-decision")
+    page = learner.request("GET", f"{coach}1/retry/0/")[1]
+    low = re.search(r'name="amount"[^>]*min="(\d+)"', page)
+    assert low, page[:2000]
+    amount = int(low[1]) + 1
+    ask = (learner, "POST", f"{coach}1/retry/0/raise/ask", {"amount": str(amount)})
+    answer = f"{coach}1/retry/0/raise?amount={amount}"
+    results = at_once([ask] * 4 + [(learner, "GET", answer, None)] * 2)
+    assert [status for status, _ in results] == [303] * 4 + [200] * 2, \
+        [text[:500] for status, text in results if status not in (200, 303)]
+    shown = figures(until(learner, answer, "coach-verdict"))
+    assert f"返 {amount}" in learner.request("GET", answer)[1]
+    results = at_once([(learner, "GET", answer, None)] * 4)
+    assert all(status == 200 and figures(text) == shown for status, text in results)

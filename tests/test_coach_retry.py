@@ -1,5 +1,6 @@
 """再来一次 with any legal action (issue 14 §3): a 返 to the learner's own amount priced
-and graded (tutorial/views/coach.py retry_raise), bad amounts refused — client tests."""
+by a worker and graded (tutorial/views/coach.py retry_raise, ask_raise; issue 21: asked
+by a POST, once, the GET only reads and shows progress), bad amounts refused."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django_tasks_db.models import DBTaskResult
 
 from engine.game import Act, Action
 from engine.review import retry
 from tests.coach_hands import coached
+from tests.jobs import work
 from tests.tables import table_of
 from tutorial import coach
-from tutorial.models_coach import HandReview
+from tutorial.models_coach import HandReview, RetryPrice
+from tutorial.models_jobs import ComputeJob
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +37,37 @@ def limits(client: Client, tid: str) -> tuple[int, int, dict[str, Any]]:
     return int(found[1]), int(found[2]), data["decisions"][0]
 
 
-def test_a_raise_of_ones_own_amount_is_priced_and_graded(played: tuple[Client, str]) -> None:
+def repricings() -> int:
+    """Tasks queued to price a decision again (run or not)."""
+    return DBTaskResult.objects.filter(task_path="tutorial.jobs.reprice").count()
+
+
+def ask(client: Client, tid: str, amount: object) -> Any:
+    return client.post(f"/coach/{tid}/1/retry/0/raise/ask", {"amount": amount})
+
+
+def test_a_raise_of_ones_own_amount_is_priced_by_a_worker_and_graded(
+        played: tuple[Client, str]) -> None:
     client, tid = played
     low, high, d = limits(client, tid)
     priced = {o.get("amount") for o in d["options"]}
     amount = next(a for a in range(low, high) if a not in priced)
-    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount})
+    url = f"/coach/{tid}/1/retry/0/raise?amount={amount}"
+    html = client.get(url).content.decode()  # not asked: a button that asks, no job
+    assert "还没算" in html and f'action="/coach/{tid}/1/retry/0/raise/ask"' in html
+    assert not ComputeJob.objects.exists()
+    r = ask(client, tid, amount)
+    assert r.status_code == 303 and r["Location"] == url
+    assert ask(client, tid, amount).status_code == 303  # asked twice: one job, one task
+    assert ComputeJob.objects.count() == 1 and repricings() == 1
+    html = client.get(url).content.decode()
+    assert "排队等着算" in html and f'hx-get="{url}"' in html and 'id="computing"' in html
+    poll = {"HX-Request": "true", "HX-Trigger": "computing"}
+    r = client.get(url, headers=poll)
+    assert "排队等着算" in r.content.decode() and "<html" not in r.content.decode()
+    work()
+    assert not ComputeJob.objects.exists() and RetryPrice.objects.count() == 1
+    r = client.get(url)
     assert r.status_code == 200
     html = r.content.decode()
     export = coach.export(table_of(f"/table/{tid}/"), 1)
@@ -46,11 +75,15 @@ def test_a_raise_of_ones_own_amount_is_priced_and_graded(played: tuple[Client, s
     mine = again.options[again.chosen]
     assert mine.action.amount == amount and mine.stderr > 0
     assert f"你选了“返 {amount}”" in html and again.grade in html
-    assert f"<th scope=\"row\">返 {amount}</th><td>{mine.ev:.1f}</td>" in html
+    assert (f"<th scope=\"row\">返 {amount} <span class=\"coach-mark\">你选的</span></th>"
+            f"<td>{mine.ev:.1f}</td>") in html
     assert "重新算的" in html
-    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}, HTTP_HX_REQUEST="true")
-    assert r.status_code == 200 and "<html" not in r.content.decode()
-    assert f"返 {amount}" in r.content.decode()
+    r = client.get(url, headers=poll)  # the poll that finds it: the answer replaces #answer
+    assert r.status_code == 200 and r["HX-Retarget"] == "#answer"
+    assert "<html" not in r.content.decode() and f"返 {amount}" in r.content.decode()
+    # asked again later: read from the stored price, nothing queued
+    assert ask(client, tid, amount).status_code == 303
+    assert not ComputeJob.objects.exists() and repricings() == 1
 
 
 def test_an_amount_the_review_priced_is_graded_from_the_stored_figures(
@@ -61,6 +94,7 @@ def test_an_amount_the_review_priced_is_graded_from_the_stored_figures(
     monkeypatch.setattr("tutorial.coach.reprice", lambda *a: pytest.fail("priced again"))
     r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low})
     assert r.status_code == 200 and f"你选了“返 {low}”" in r.content.decode()
+    assert ask(client, tid, low).status_code == 303 and not ComputeJob.objects.exists()
 
 
 @pytest.mark.parametrize(("amount", "message"), [
@@ -76,7 +110,10 @@ def test_a_bad_amount_is_refused_and_changes_nothing(played: tuple[Client, str],
     assert r.status_code == 400 and message in r.content.decode()
     r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}, HTTP_HX_REQUEST="true")
     assert r.status_code == 400 and 'role="alert"' in r.content.decode()
+    r = ask(client, tid, amount)
+    assert r.status_code == 400 and message in r.content.decode()
     assert list(HandReview.objects.values_list("number", "data")) == before
+    assert not ComputeJob.objects.exists()
 
 
 def test_a_pick_in_other_digits_is_refused(played: tuple[Client, str]) -> None:
@@ -98,10 +135,16 @@ def test_english(played: tuple[Client, str]) -> None:
     priced = {o.get("amount") for o in d["options"]}
     amount = next(a for a in range(low, high) if a not in priced)
     html = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}).content.decode()
+    assert "Not computed yet" in html and untranslated(html, game_terms()) == []
+    ask(client, tid, amount)
+    html = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}).content.decode()
+    assert "Waiting in the queue" in html and untranslated(html, game_terms()) == []
+    work()
+    html = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": amount}).content.decode()
     assert "priced afresh" in html and untranslated(html, game_terms()) == []
 
 
-def test_an_amount_no_world_explains_is_404(played: tuple[Client, str],
+def test_an_amount_no_world_explains_fails_its_job(played: tuple[Client, str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from engine.review import ReviewError
 
@@ -111,4 +154,8 @@ def test_an_amount_no_world_explains_is_404(played: tuple[Client, str],
     client, tid = played
     low, _high, _d = limits(client, tid)
     monkeypatch.setattr("tutorial.coach.retry", refuse)
-    assert client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low + 1}).status_code == 404
+    ask(client, tid, low + 1)
+    work()
+    r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low + 1})
+    assert r.status_code == 200 and "这次没算出来" in r.content.decode()
+    assert not RetryPrice.objects.exists()

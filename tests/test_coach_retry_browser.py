@@ -1,6 +1,7 @@
-"""再来一次 with a 返 of one's own amount in a real browser: htmx swaps the graded answer
-(Chinese, desktop; English, phone), a refused amount shows its message, and the form
-works without JavaScript. Screenshots and axe."""
+"""再来一次 with a 返 of one's own amount in a real browser: the form asks a worker (a
+POST), htmx polls and swaps the graded answer in (Chinese, desktop; English, phone), a
+refused amount shows its message, and without JavaScript the page says it is being
+computed with a link to look again. Screenshots and axe."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_own_raise_with_htmx(live_server: Any, browser_page: Any, table: tuple[s
     page.get_by_label("或者返到你自己定的数").fill(str(amount))
     page.get_by_role("button", name="返到这个数").click()
     expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}", timeout=60000)
-    expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount}")
+    expect(page.locator("#answer .coach-options__chosen th")).to_have_text(f"返 {amount} 你选的")
     expect(page.locator("#answer .coach-why")).to_contain_text("赢的机会约")
     expect(page).to_have_url(url)  # swapped, not loaded
     expect(page.locator("#raise-busy")).to_be_hidden()  # no half-faded text for axe to find
@@ -84,4 +85,28 @@ def test_own_raise_without_javascript(live_server: Any, nojs_page: Any,
     page.get_by_label("或者返到你自己定的数").fill(str(amount))
     page.get_by_role("button", name="返到这个数").click()
     expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/raise?amount={amount}")
+    for _ in range(60):  # a worker prices it: the page says so, with a link to look again
+        if page.locator("#answer .coach-verdict").count():
+            break
+        expect(page.locator("#computing")).to_contain_text("算")
+        page.wait_for_timeout(1000)
+        page.locator("#computing").get_by_role("link", name="刷新").click()
     expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}")
+
+
+@pytest.mark.allow_http_errors
+def test_refused_amount_with_debug_on(live_server: Any, browser_page: Any,
+                                      table: tuple[str, str], settings: Any) -> None:
+    """`make run` has DEBUG=1: the refusal is still swapped into the answer, not the page."""
+    settings.DEBUG = True
+    tid, cookie = table
+    page = browser_page
+    own(page, live_server, cookie)
+    url = f"{live_server.url}/coach/{tid}/1/retry/0/"
+    page.goto(url)
+    page.locator("#raise-amount").evaluate("e => { e.removeAttribute('min'); }")
+    page.get_by_label("或者返到你自己定的数").fill("1")
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page.locator("#answer [role=alert]")).to_contain_text("返招至少要到")
+    expect(page).to_have_url(url)
+    assert page.locator(".site-header").count() == 1

@@ -17,6 +17,7 @@ from django.test import Client
 from engine.game import Action, Game, card_by_label, replay
 from engine.review import decision_json, review
 from tests.coach_hands import _move, coached, drive
+from tests.jobs import work
 from tests.tables import game_of, table_of
 from tests.test_table_leaks import mentioned
 from tutorial import coach
@@ -104,8 +105,8 @@ def test_retry_marks_the_pick_as_chosen(played: tuple[Client, str]) -> None:
     html = client.get(f"/coach/{tid}/1/retry/0/", {"pick": other}).content.decode()
     answer = html[html.index('id="answer"'):]
     rows = re.findall(r'<tr class="([^"]*)">\s*<th scope="row">(.*?)</th>', answer)
-    marked = [re.sub(r"<[^>]+>", "", label) for cls, label in rows
-              if "coach-options__chosen" in cls]
+    marked = [re.sub(r"<[^>]+>", "", re.split(r' <[a-z]+ class="coach-mark">', label)[0])
+              for cls, label in rows if "coach-options__chosen" in cls]
     assert len(rows) == len(d["options"]) and len(marked) == 1
     assert marked[0] == option_label(d["options"][other])
 
@@ -147,10 +148,19 @@ def test_cli_reads_the_export(played: tuple[Client, str]) -> None:
 
 def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None:
     client, tid = played
+    HandReview.objects.all().delete()  # as if the coach had been off
     r = client.get(f"/coach/{tid}/")
     assert r.status_code == 200 and "还有 2 手没有复盘" in r.content.decode()
     r = client.post(f"/coach/{tid}/review-rest")
     assert r.status_code == 303
+    html = client.get(f"/coach/{tid}/").content.decode()
+    assert "其中 2 手正在算" in html and 'hx-trigger="every 2s"' in html
+    assert client.get(f"/coach/{tid}/", headers={"HX-Request": "true",
+                                                  "HX-Trigger": "computing"}).status_code == 204
+    work()
+    polled = client.get(f"/coach/{tid}/", headers={"HX-Request": "true",
+                                                    "HX-Trigger": "computing"})
+    assert polled["HX-Refresh"] == "true"
     r = client.get(f"/coach/{tid}/")
     html = r.content.decode()
     assert "没有复盘" not in html and "<svg" in html and "style=" not in html
@@ -181,9 +191,9 @@ def test_report_adds_up_to_the_tables_net_mango_included(
     for _ in drive(client, url, partial(_move, rng=random.Random(3)), 300,
                    lambda _g, t: t.hands.count() >= 4):
         pass
-    while client.post(f"/coach/{tid}/review-rest").status_code == 303 and coach.missing(
-            table_of(url)):
-        pass
+    while coach.missing(table_of(url)):
+        assert client.post(f"/coach/{tid}/review-rest").status_code == 303
+        work()
     reviews = [row.data for row in HandReview.objects.filter(table=table_of(url))]
     assert sum(d["mango"] for d in reviews) > 0
     figures = coach.report(reviews)
@@ -293,16 +303,22 @@ def test_retry_offers_the_next_costliest_mistake(played: tuple[Client, str]) -> 
     assert html.index(f"/coach/{tid}/2/retry/0/") < html.index(f"/coach/{tid}/1/retry/0/")
 
 
-def test_a_hand_its_log_does_not_replay_to_is_404_not_500(played: tuple[Client, str]) -> None:
+def test_a_hand_its_log_does_not_replay_to_fails_its_job(played: tuple[Client, str]) -> None:
     client, tid = played
     from tests.tables import table_of
     row = table_of(f"/table/{tid}/").hands.get(number=1)
     order = row.start["config"]["players"]
     row.start["config"]["dealer"] = (row.start["config"]["dealer"] + 1) % len(order)
     row.save()
-    assert client.get(f"/coach/{tid}/1/").status_code == 404
-    summary = client.get(f"/coach/{tid}/1/summary")  # the table's box: a sentence, no error
-    assert summary.status_code == 200 and "这一手没法复盘" in summary.content.decode()
+    HandReview.objects.filter(number=1).delete()
+    page = client.get(f"/coach/{tid}/1/")
+    assert page.status_code == 200 and "还没算" in page.content.decode()
+    assert client.post(f"/coach/{tid}/1/review",
+                       {"next": f"/coach/{tid}/1/"}).status_code == 303
+    work()  # the review fails: its job says so, nothing is stored
+    for path in (f"/coach/{tid}/1/", f"/coach/{tid}/1/summary"):
+        r = client.get(path)
+        assert r.status_code == 200 and "这次没算出来" in r.content.decode()
     assert not HandReview.objects.filter(number=1).exists()
 
 

@@ -301,7 +301,7 @@ def test_rules_links_the_app_page(client: Client) -> None:
 def test_compare_page_states_every_step(client: Client) -> None:
     html = page(client, "/rules/compare/")
     for anchor, words in (
-        ("order", ["丁二皇", "对子", "天九王", "天杠", "地杠", "点子", "皱"]),
+        ("order", ["丁二皇", "对子", "天九王", "天杠", "地杠", "点", "皱"]),
         ("pairs", ["天", "地", "人", "和", "中三", "下腰", "下四滥", "一样大"]),
         ("points", ["个位", "最小的九点也比最大的八点大"]),
         ("equal", ["较大的那一张", "等级也一样", "天官九大过地官九"]),
@@ -414,3 +414,166 @@ def test_rules_teach_names_origin_and_app_extras(
     text = section(page(client, url), anchor)
     for word in words:
         assert word in text, (anchor, word)
+
+
+# ------------------------------------------------------------------ issue 23: a second read
+
+
+def test_chart_koujue_row_keeps_dingding_and_dagui_out_of_xiasilan(client: Client) -> None:
+    html = page(client, "/rules/chart/")
+    words = html.split('class="chart__words"')[1].split("</ol>")[0]
+    row = text_of(next(li for li in words.split("<li>") if "下四滥</strong>" in li))
+    xiasilan, zapai = row.split("杂牌")
+    assert "小5" in xiasilan and "丁丁" not in xiasilan and "大鬼" not in xiasilan
+    assert "丁丁" in zapai and "大鬼" in zapai
+
+
+def test_koujue_answer_table_lists_dingding_and_dagui_as_zapai(client: Client) -> None:
+    from engine import quiz as q
+    from tests.test_quiz_views import RULES, issue, post
+
+    token, question = issue(client, "koujue")
+    html = post(client, "koujue", token, q.solve(question, RULES)).content.decode()
+    table = html.split('class="quiz-table"')[1].split("</table>")[0]
+    rows = {text_of(r.split("</th>")[0]).strip(): text_of(r.split("</th>")[1])
+            for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", table, re.S)}
+    assert "丁丁" not in rows["下四滥"] and "小5" in rows["下四滥"]
+    assert "丁丁、大鬼" in rows["杂牌"] and "和下四滥一样大" in rows["杂牌"]
+
+
+def test_app_page_credits_the_tie_rule_to_002_not_the_xuanjing(client: Client) -> None:
+    row = section(page(client, "/rules/app/"), "app-compare")
+    xuanjing, app = row.split("先比尾牌")[0], "先比尾牌" + row.split("先比尾牌")[1]
+    assert "一大一平" not in xuanjing and "一样大" in xuanjing and "没说" in xuanjing
+    assert "和《旋经》一样" not in row
+    assert "一胜一平是胜利" in app and "全平或一胜一负是平局" in app
+    opening = section(page(client, "/rules/app/"), "app-opening")
+    assert "每人押" not in opening and "谁也不用先押" in opening
+
+
+def test_rules_mark_our_own_choices_as_ours(client: Client) -> None:
+    html = page(client, "/rules/")
+    table = section(html, "table")
+    assert "另外两种注码的返招下限是本站定的" in table
+    hand = section(html, "hand")
+    assert "《旋经》没说一样大怎么办，这是本站的规定" in hand  # the tie for the lead
+    assert "甩了的人的皮怎么办是本站定的" in hand  # the 休过河 pot
+    assert "资料里都没讲，是本站定的" in hand  # the fine print
+    assert "002 没有圈芒；打圈芒时按默认的数交，是本站的规定" in section(html, "mango")
+    split = section(html, "split")
+    assert "本站照 app 规则页（002）和游戏介绍页（003）" in split
+    settle = section(html, "settle")
+    assert "游戏介绍页（003）的例子：a 吃 b 和 c" in settle and "app 规则页的例子" not in settle
+
+
+def test_walkthrough_states_the_sites_own_stand_off_rule(client: Client) -> None:
+    _, texts = facts_of(client, "xj-mp-2")
+    why = next(t for t in texts if "两组都小，就是输了" in t)
+    assert "只在一组大一组小" not in why and "两组都一样大" in why
+
+
+def test_pair_page_counts_only_the_other_groups_as_ties(client: Client) -> None:
+    text = text_of(page(client, "/pairs/RQ-R8/"))  # 天红杠 = 天黑杠, and nothing else
+    assert "还有 1 组和它一样大" in text and "2 组一样大" not in text
+    assert "组一样大" not in text_of(page(client, "/pairs/RQ-B9/"))  # 天九王 has no tie
+
+
+def test_split_feedback_does_not_say_the_other_heads_are_smaller() -> None:
+    from engine.advisor import advise
+    from tutorial.views.splits import why
+
+    rules = get_rules("xuanjing")
+    for kinds in all_hands():  # a hand whose biggest-头 split is best, with an equal 头 elsewhere
+        advice = advise(kinds, rules)
+        naive = advice.splits[advice.naive]
+        if advice.splits[advice.best].ev > naive.ev or not any(
+            s.split.head.strength(rules) == naive.split.head.strength(rules)
+            and s.ev < naive.ev for s in advice.splits if s is not naive
+        ):
+            continue
+        others = [s.ev for s in advice.splits if s is not naive]
+        if max(others) < naive.ev:
+            text = why(advice, "xuanjing")
+            assert "头变小了" not in text and "头不会更大" in text
+            break
+    else:
+        pytest.fail("no such hand")
+    template = open("templates/quiz/kinds/split_a.html", encoding="utf-8").read()
+    assert "头变小了" not in template and "头不会比它大" in template
+
+
+def test_the_points_category_is_called_dian_as_in_the_sources(client: Client) -> None:
+    for url in ("/rules/compare/", "/rules/chart/", "/pairs/", "/rules/app/", "/splits/",
+                "/glossary/"):
+        assert "点子" not in text_of(page(client, url)), url
+
+
+def test_untaught_words_are_taught(client: Client) -> None:
+    rules = page(client, "/rules/")
+    assert "敲钵钵" in section(rules, "term-qiao-bobo")
+    assert "拖到" in section(rules, "term-tuo")
+    gambling = section(rules, "no-gambling")
+    for reason in ("法律", "朋友的感情", "旋本身的名声", "几十元"):
+        assert reason in gambling
+    assert "二黄" in section(page(client, "/cards/"), "kind-JK")
+
+
+def test_squeeze_credits_the_middle_pip_to_the_xuanjings_lanes(client: Client) -> None:
+    from engine.squeeze import CLUES, Way
+
+    assert CLUES["中间一朵"].way is Way.ROWS and CLUES["中间一朵"].source == "ours"
+    html = page(client, "/squeeze/")
+    clue = text_of(html.split('id="clue-中间一朵"')[1].split("</div>")[0])
+    assert "出自《旋经》" not in clue
+    text = text_of(html)
+    assert "《旋经》是在串路子时读中间这朵花的" in text and "5 和 7 它没有提" in text
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "circular"),
+    [("R3 JK", "RQ RQ", "丁二皇</span>是"), ("RQ B9", "RQ R8", "天九王</span>是"),
+     ("RQ RQ", "RQ B9", "天九王</span>是"), ("R3 JK", "RQ B9", "是丁二皇")],
+)
+def test_category_feedback_is_never_circular(a: str, b: str, circular: str) -> None:
+    from engine.quiz import compare_groups
+
+    c = compare_groups(Group.parse(a), Group.parse(b), get_rules("xuanjing"))
+    html = render_to_string("quiz/_comparison.html", {"c": c})
+    assert circular not in html and "不用再比点数" in html
+
+
+def test_walkthrough_seats_are_players_in_english(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    steps = [client.get(f"/walkthroughs/xj-lead-1/{n}/").content.decode() for n in (2, 3)]
+    seats = re.findall(r'<b class="who"[^>]*>([^<]*)</b>', "".join(steps))
+    assert seats and "Player 3" in seats and not any("家" in s for s in seats)
+
+
+def test_mango_table_names_002s_zhoumang(client: Client) -> None:
+    mango = section(page(client, "/rules/"), "mango")
+    assert "第一次揍芒（002 叫皱芒）" in mango
+
+
+def test_compare_page_names_the_xuanjings_pair_classes(client: Client) -> None:
+    pairs = section(page(client, "/rules/compare/"), "pairs")
+    for name in ("上四对", "中三对", "下腰对", "下四滥对"):
+        assert name in pairs
+
+
+def test_four_page_does_not_take_the_xuanjings_brackets_for_names(client: Client) -> None:
+    html = page(client, "/pairs/four/")
+    for anchor, bar in (("zhougang", "地杠"), ("jiugang", "天杠")):
+        entry = section(html, anchor)
+        assert "又叫" not in entry and f"括号里的{bar}说明这是哪一种杠" in entry
+
+
+def test_mango_lesson_marks_the_carried_pot_as_ours(client: Client) -> None:
+    assert "这一条《旋经》没说，是本站定的" in text_of(page(client, "/course/mango/"))
+
+
+def test_betting_lesson_does_not_call_the_stake_everyone_has_folded_stakes(
+    client: Client,
+) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/betting/"))
+    assert "has a 皮" not in text and "what folded players leave is the 皮" in text

@@ -97,10 +97,9 @@ def test_every_page_of_the_path_ends_with_next(client: Client) -> None:
             assert f'href="{url.replace("&", "&amp;")}"' in html
             page = client.get(url).content.decode()
             back = f'<a class="button" href="/course/{les.slug}/1/" data-course-next>'
-            if href.startswith("/walkthroughs/"):  # its own steps, then back to the course
-                assert url == href and 'class="wt-pager__link wt-pager__next"' in page
-            else:
-                assert back in page, url
+            assert back in page, url
+            if href.startswith("/walkthroughs/"):  # its steps keep the way back to the lesson
+                assert f'?course={les.slug}" hx-get=' in page and 'class="wt-course"' not in page
     assert "course-return" not in client.get("/cards/").content.decode()
     assert "course-return" not in client.get("/cards/?course=nope").content.decode()
 
@@ -128,6 +127,7 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
     les = course.lessons()[1]
     html = take(client, les, mistakes=1).content.decode()
     assert "2 颗星（满分 3 颗）" in html and "再做一遍" in html
+    assert "值得再做一遍" not in client.get("/course/").content.decode()  # two stars
     take(client, les, mistakes=3)
     row = CourseProgress.objects.get()
     assert (row.stars, row.run) == (2, "000")
@@ -138,6 +138,19 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
     assert "学完 1 课，共 9 课；得了 3 颗星，满分 27 颗。" in map_html
     # The next step is the first lesson not done: the whole hand.
     assert '<a class="path__link" href="/course/hand/" aria-current="step">' in map_html
+    assert "值得再做一遍" not in map_html
+
+
+def test_the_map_suggests_redoing_a_one_star_lesson(client: Client) -> None:
+    les = course.lessons()[1]
+    take(client, les, mistakes=3)
+    assert CourseProgress.objects.get().stars == 1
+    for url in ("/course/", "/"):
+        html = client.get(url).content.decode()
+        step = html.split(f'href="/course/{les.slug}/"')[1].split("</li>")[0]
+        assert "1 颗星（满分 3 颗）" in step and "错得多了，值得再做一遍" in step, url
+    client.cookies["django_language"] = "en"
+    assert "Several mistakes: worth doing again" in client.get("/course/").content.decode()
 
 
 def test_feedback_says_right_or_wrong_and_explains(client: Client) -> None:
@@ -245,6 +258,20 @@ def test_a_walkthrough_ends_by_leading_back_to_the_course(client: Client) -> Non
     html = client.get(f"/walkthroughs/full-hand/{last}/").content.decode()
     assert '<p class="wt-course"><a href="/course/">' in html
     assert 'class="wt-course"' not in client.get("/walkthroughs/full-hand/1/").content.decode()
+    # opened from a lesson, its last step leads back to that lesson's exercises
+    html = client.get(f"/walkthroughs/full-hand/{last}/?course=mango").content.decode()
+    assert 'class="wt-course"' not in html
+    assert '<a class="button" href="/course/mango/1/" data-course-next>' in html
+    html = client.get(f"/walkthroughs/full-hand/{last - 1}/?course=mango").content.decode()
+    assert f'href="/walkthroughs/full-hand/{last}/?course=mango"' in html
+
+
+def test_the_first_lesson_reads_nothing_that_needs_the_cards() -> None:
+    """Issue 23: lesson 1 sent a beginner into the 36-step full-hand walkthrough (揍芒, 躺,
+    打鸡 …) before any card was taught; the whole hand waits for the last lesson."""
+    first, last = course.lessons()[0], course.lessons()[-1]
+    assert not any(href.startswith("/walkthroughs/") for href, _label in first.read)
+    assert "/walkthroughs/full-hand/1/" in {href for href, _label in last.read}
 
 
 def test_pages_that_show_progress_vary_on_the_cookie(client: Client) -> None:
@@ -264,4 +291,5 @@ def test_reading_links_keep_their_anchor() -> None:
     assert betting is not None
     assert course.reading_url("/rules/#words", betting) == "/rules/?course=betting#words"
     assert course.reading_url("/pairs/?cat=pair", betting) == "/pairs/?cat=pair&course=betting"
-    assert course.reading_url("/walkthroughs/full-hand/9/", betting) == "/walkthroughs/full-hand/9/"
+    assert course.reading_url("/walkthroughs/full-hand/9/", betting) == \
+        "/walkthroughs/full-hand/9/?course=betting"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -92,3 +93,43 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], stdin: str) -> N
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+@functools.cache
+def _hostile_inputs() -> list[tuple[tuple[str, ...], str]]:
+    """Issue 21 §8: each of these was a traceback (exit 1), a hang or an exit 0."""
+    from tests.test_review import export
+    from tests.test_showdown import ONE
+
+    hand = export()
+    huge = "1" + "0" * 5000
+    nested = "[" * 100_000 + "]" * 100_000
+    config = hand["config"]
+    return [
+        *[((command,), nested) for command in ("settle", "showdown", "review")],
+        (("settle",), json.dumps({"seats": [{"name": "a", "stake": 1, "folded": True}]}
+                              ).replace('"stake": 1', f'"stake": {huge}')),
+        (("showdown",), json.dumps(ONE).replace('"stake": 20', f'"stake": {huge}', 1)),
+        (("review",), json.dumps(hand)[:-1] + f', "extra": {huge}}}'),
+        (("showdown",), json.dumps({**ONE, "me": {**ONE["me"], "stake": 10**400},
+                                    "opponents": [{**o, "stake": 10**400}
+                                                  for o in ONE["opponents"]]})),
+        (("review",), json.dumps({**hand, "config": {**config, "rules": "x"}})),
+        (("review",), json.dumps({**hand, "config": {**config, "bobo": [10**300] * 3}})),
+        (("review", "--worlds", "5"), json.dumps({**hand, "config": {**config, "players": [
+            [name, bot and "godlike"] for name, bot in config["players"]]}})),
+        (("build-strategy", "--out", "/nonexistent/folder"), ""),
+        (("showdown", "--samples", "100000000"), json.dumps(ONE)),
+        (("review", "--worlds", "10000000"), json.dumps(hand)),
+        (("simulate", "--hands", "1000000000"), ""),
+    ]
+
+
+@pytest.mark.parametrize("case", range(14))
+def test_hostile_input_exits_2_with_one_line_quickly(case: int) -> None:
+    args, stdin = _hostile_inputs()[case]
+    out = subprocess.run([sys.executable, "-m", "engine", *args], input=stdin,
+                         capture_output=True, text=True, timeout=20)
+    assert out.returncode == 2, (args, out.stderr[-300:])
+    assert out.stdout == "" and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("error: ")

@@ -241,15 +241,21 @@ def test_checks_reopen_after_bet_and_xiu_guohe() -> None:
     g.do("call", 0)
     h = g.hand
     assert h is not None and h.round == 2 and g.to_act == 1
+    assert g.opener() == 1 == h.leader  # the highest face-up card holds 发招
     g.do("check", 1)
+    assert g.opener() == 2 and h.leader == 1  # after a 休 发招 passes to the next player
     g.do("check", 2)
+    assert g.opener() == 0
     g.do("raise", 0, 10)  # 甲 bets after two 休
     assert g.to_act == 1
+    assert g.opener() == 0  # who bet first opened the round, whoever speaks next
     with pytest.raises(ActionError, match="cannot 休"):
         g.verify(Action(Act.CHECK, 1))
     g.do("call", 1)
+    assert g.opener() == 0
     g.do("fold", 2)
     assert h.round == 3
+    assert g.opener() == h.leader == g.to_act
     # round 3: everybody still in 休 → 休过河
     for _ in range(2):
         actor = g.to_act
@@ -461,6 +467,9 @@ def test_mango_keeps_a_pi() -> None:
 
 def test_quan_final_orbit() -> None:
     g = table(3)
+    assert Act.END not in g.legal_actions()  # nothing to end before the first hand
+    with pytest.raises(ActionError, match="play a hand first"):
+        g.verify(Action(Act.END))
     deal(g, {})
     for s in (2, 0):
         g.do("fold", s)

@@ -39,8 +39,13 @@ def test_no_inline_scripts_or_styles(client: Client) -> None:
     assert "//unpkg" not in html and "cdn" not in html.lower()
 
 
-def test_htmx_is_served_locally(client: Client) -> None:
+@pytest.mark.parametrize("debug", [False, True])
+def test_htmx_is_served_locally(client: Client, settings: Any, debug: bool) -> None:
+    """The same with DEBUG on (`make run`): without django-htmx's DEBUG helper, which
+    would replace the whole document with every 4xx answer the pages swap in."""
+    settings.DEBUG = debug
     html = client.get("/").content.decode()
+    assert "django-htmx.js" not in html
     match = re.search(r'<script src="([^"]*htmx-2[^"]*\.js)"', html)
     assert match, "htmx script tag missing"
     assert match.group(1).startswith("/static/")

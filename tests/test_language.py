@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import html as htmllib
 import re
+from functools import cache
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from tests.english import _Text
 from tests.test_site_walk import PAGES, SCENARIOS, STATUS, _run
@@ -50,6 +52,22 @@ GLUED = [
      "a plural after 1"),
     (re.compile(r"\([^()]*\("), "a bracket inside a bracket (a gloss inside a gloss)"),
 ]
+# A short English gloss in brackets right after a term or a special group's name
+# (「皮 (stake)」, 「天九王 (king)」) must be the site's one rendering, pinyin or not.
+BRACKET_GLOSS = re.compile(rf"(?<!{CJK})({CJK}+) \((?:[a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü ]+, )?"
+                           r"([A-Za-z’'-]+(?: [A-Za-z’'-]+){0,3})\)")
+
+
+@cache
+def _glosses() -> dict[str, str]:
+    """Every term and group name → its one English word (lower case)."""
+    words = {w: t.en.lower() for t in glossary.terms() for w in (t.zh, *t.forms)}
+    with translation.override("en"):  # the special groups, named by their category too
+        for name in ("丁二皇", "天九王", "地九王", "天杠", "地杠"):
+            words[name] = glossary.pair_gloss(name).lower()
+    return words
+
+
 RHYME = "天地人和梅板三，斧十猫膏下四滥"
 INLINE = "span|a|b|i|strong|em|abbr|bdi|small|mark|q|cite|dfn|sub|sup"
 FULL_WIDTH = re.compile(r"[，。；：！？（）《》「」【】]|(?<!\d)、|、(?!\d)")
@@ -78,6 +96,10 @@ def problems(page: str) -> list[str]:
                 found.append(f"{why}: {text[:160]!r}")
         if FULL_WIDTH.search(text):
             found.append(f"Chinese punctuation: {text[:160]!r}")
+    for m in BRACKET_GLOSS.finditer(plain):
+        want = _glosses().get(m.group(1))
+        if want and m.group(2).lower() != want:
+            found.append(f"{m.group(1)} is {want!r}, not {m.group(2)!r}")
     for pattern, why in GLUED:
         for m in pattern.finditer(plain):
             found.append(f"{why}: {plain[max(0, m.start() - 40):m.end() + 40]!r}")
@@ -109,7 +131,9 @@ def test_english_page_with_state(client: Client, name: str,
 def test_the_checks_catch_each_kind_of_mistake() -> None:
     page = ("<main><p>a push, the ante, 丙 甩 (shuǎi, fold)s, an 皮, 1 points，ok</p>"
             "<p>cards (头 (tóu, head), the head, on top)</p>"
-            '<p lang="zh">推，ante</p><p>stakes 1、3 and 5、10</p></main>')
+            '<p lang="zh">推，ante</p><p>stakes 1、3 and 5、10</p>'
+            "<p>the 皮 (stake), 天九王 (king), 挡家 (dǎngjiā, first seat)</p>"
+            "<p>a no-result, and a draw</p></main>")
     found = problems(page)
     assert any("走 is 'stand-off'" in f for f in found)
     assert any("皮 is 'folded stakes'" in f for f in found)
@@ -118,3 +142,7 @@ def test_the_checks_catch_each_kind_of_mistake() -> None:
     assert any("after 1" in f for f in found)
     assert any("inside a gloss" in f for f in found)
     assert sum("punctuation" in f for f in found) == 1
+    assert "皮 is 'folded stakes', not 'stake'" in found
+    assert "天九王 is 'heaven-nine king', not 'king'" in found
+    assert not any(f.startswith("挡家") for f in found)
+    assert sum("走 is 'stand-off'" in f for f in found) == 3  # push, no-result, a draw

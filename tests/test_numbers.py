@@ -22,14 +22,18 @@ def test_whole_numbers_round_trip(number: int) -> None:
     assert parse_int(f" {number} ", -(10**MAX_DIGITS), 10**MAX_DIGITS) == number
 
 
-@pytest.mark.parametrize(("text", "out_of_range"), [
-    (None, False), ("", False), ("x", False), ("--5", False), ("1.5", False), ("²", False),
-    ("٣", False), ("1e3", False), (HUGE, True), ("-" + HUGE, True), ("11", True), ("-1", True),
+@pytest.mark.parametrize(("text", "out_of_range", "too_small"), [
+    (None, False, False), ("", False, False), ("x", False, False), ("--5", False, False),
+    ("1.5", False, False), ("²", False, False), ("٣", False, False), ("1e3", False, False),
+    (HUGE, True, False), ("-" + HUGE, True, True), ("11", True, False), ("-1", True, True),
+    ("2", True, True), ("+2", True, True),
 ])
-def test_bad_numbers_raise_one_typed_error(text: str | None, out_of_range: bool) -> None:
+def test_bad_numbers_raise_one_typed_error(text: str | None, out_of_range: bool,
+                                           too_small: bool) -> None:
     with pytest.raises(NumberError) as caught:
-        parse_int(text, 0, 10)
+        parse_int(text, 3, 10)
     assert caught.value.out_of_range is out_of_range
+    assert caught.value.too_small is too_small
 
 
 @pytest.mark.django_db

@@ -3,6 +3,8 @@ GET so that no page needs a CSRF token of its own."""
 
 from __future__ import annotations
 
+import gzip
+import re
 from typing import Any
 
 import pytest
@@ -74,3 +76,68 @@ def test_language_switch_refuses_bad_input(client: Client, params: dict[str, str
     assert response.status_code == 302 and response["Location"] == "/"
     if params.get("language") == "xx" or not params:
         assert "django_language" not in response.cookies
+
+
+def _counting_render(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[Any]:
+    calls: list[Any] = []
+    real = module.render
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "render", counting)
+    return calls
+
+
+def test_newcomers_share_a_page_a_visitor_with_progress_gets_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.test_course_views import take
+    from tutorial import course as course_data
+    from tutorial.views import course
+
+    first = Client().get("/course/")
+    calls = _counting_render(monkeypatch, course)
+    again = Client().get("/course/")
+    assert calls == [] and again.content == first.content
+    assert "Cookie" in again["Vary"]
+    learner = Client()
+    take(learner, course_data.lessons()[0])  # the session now holds three stars
+    mine = learner.get("/course/").content.decode()
+    assert len(calls) >= 1 and "3 颗星（满分 3 颗）" in mine
+    assert "3 颗星（满分 3 颗）" not in Client().get("/course/").content.decode()
+
+
+def test_a_cached_form_gets_each_visitor_their_own_csrf_token() -> None:
+    pages = []
+    for _ in range(2):
+        client = Client(enforce_csrf_checks=True)
+        html = client.get("/table/").content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        assert token and "csrf-token" not in html
+        pages.append(token.group(1))
+        start = client.post("/table/", {"csrfmiddlewaretoken": token.group(1), "bots": "2",
+                                        "level": "simple", "stakes": "1、3", "mango": "fixed"})
+        assert start.status_code == 303  # the token is the visitor's own: accepted
+    assert pages[0] != pages[1]
+
+
+def test_cached_pages_go_out_gzip_compressed_as_stored(client: Client) -> None:
+    plain = client.get("/walkthroughs/").content
+    for _ in range(2):  # the page is rendered, then served from the cache
+        sent = client.get("/walkthroughs/", HTTP_ACCEPT_ENCODING="gzip")
+        assert sent["Content-Encoding"] == "gzip" and "Accept-Encoding" in sent["Vary"]
+        assert gzip.decompress(sent.content) == plain
+
+
+def test_calc_for_a_night_is_never_cached(client: Client, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    from tutorial.views import calc
+
+    client.get("/calc/?night=abc")
+    calls = _counting_render(monkeypatch, calc)
+    client.get("/calc/?night=abc")
+    client.get("/calc/")
+    client.get("/calc/")
+    assert len(calls) == 2

@@ -49,7 +49,8 @@ PAGES = [
     "/quiz/bigger/?seed=7&level=1", "/quiz/split/?seed=7&level=1",
     "/quiz/showdown/?seed=7&level=3", "/quiz/order/?seed=7&level=3",
     "/course/", "/walkthroughs/", *_first_steps(),
-    "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/",
+    "/table/", "/calc/", CALC_RESULT, "/night/", "/coach/", "/accounts/login/",
+    "/accounts/signup/", "/accounts/recover/",
 ]
 
 # Pages whose every table is a .stack-table (stacked, labelled rows on a phone).
@@ -155,4 +156,75 @@ def test_no_page_scrolls_sideways_at_360px(live_server: Any, phone_page: Any, la
             problems.append(f"{url}: {found}")
         if problems or url in SHOTS:
             screenshot(page, f"phone-360-{language}-{_slug(url)}")
+    assert not problems, "\n".join(problems)
+
+
+# Controls below the minimum target size: a button or field smaller than 24 × 24 CSS px;
+# a link that small and not spaced as WCAG 2.2 (2.5.8) allows (a 24 px circle on its
+# centre meets another control, or another small one's circle).  A link inside a sentence
+# is exempt (its line of text is the target).
+SMALL_TARGETS = """
+() => {
+  const controls = "header a, header button, main a, main button, main select, main summary,"
+    + " main input:not([type=hidden])";
+  const targets = [];
+  for (const el of document.querySelectorAll(controls)) {
+    const own = el.getBoundingClientRect();
+    if (!own.width || !own.height || el.closest(".visually-hidden, .skip-link")) continue;
+    if (el.tagName === "A" && getComputedStyle(el).display === "inline") {
+      const block = el.parentElement.closest("p, li, dd, td, th, figcaption, h1, h2, h3, small");
+      if (block && block.textContent.trim().length > el.textContent.trim().length) continue;
+    }
+    const r = own;
+    targets.push({el, r, small: r.width < 23.5 || r.height < 23.5, link: el.tagName === "A",
+                  x: r.left + r.width / 2, y: r.top + r.height / 2});
+  }
+  const gap = (t, r) => Math.hypot(Math.max(r.left - t.x, 0, t.x - r.right),
+                                   Math.max(r.top - t.y, 0, t.y - r.bottom));
+  const small = [];
+  for (const t of targets) {
+    if (!t.small) continue;
+    const crowded = !t.link || targets.some(o => o !== t && !o.el.contains(t.el)
+      && !t.el.contains(o.el)
+      && (gap(t, o.r) < 12 || (o.small && Math.hypot(o.x - t.x, o.y - t.y) < 24)));
+    if (crowded) {
+      const name = (t.el.textContent || t.el.getAttribute("name") || "").trim();
+      small.push(`${t.el.tagName.toLowerCase()} ${name.slice(0, 12)} `
+                 + `${Math.round(t.r.width)}×${Math.round(t.r.height)}`);
+    }
+  }
+  return small.slice(0, 10);
+}
+"""
+
+TAP_PAGES = ["/table/", "/splits/table/", "/splits/", "/"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("width", [360, 390])
+def test_tap_targets_and_the_language_button_on_phones(
+        live_server: Any, phone_page: Any, language: str, width: int,
+        screenshot: Callable[..., Path]) -> None:
+    """Every control is at least 24 px each way; the header's 中文 / English buttons keep
+    their words on one line (issue 23: 中 / 文 broke at 360 and 390 px)."""
+    page = phone_page
+    page.set_viewport_size({"width": width, "height": 780})
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    problems = []
+    for url in TAP_PAGES:
+        page.goto(live_server.url + url, timeout=60_000)
+        small = page.evaluate(SMALL_TARGETS)
+        if small:
+            problems.append(f"{url}: {small}")
+        for button in page.locator(".lang-switch__button").all():
+            lines = button.evaluate(
+                "b => { const r = document.createRange(); r.selectNodeContents(b);"
+                " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+            if lines != 1:
+                problems.append(f"{url}: {button.inner_text()!r} on {lines} lines")
+        if url in ("/", "/table/"):
+            screenshot(page, f"phone-{width}-{language}-taps-{_slug(url)}", full_page=url != "/")
     assert not problems, "\n".join(problems)

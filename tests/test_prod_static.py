@@ -3,6 +3,7 @@ then hashed names are served compressed with a far-future immutable Cache-Contro
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
@@ -44,3 +45,18 @@ def test_hashed_static_files_are_compressed_and_cached_forever(tmp_path: Path) -
         plain = client.get("/static/css/site.css")
         assert plain.status_code == 200
         assert "immutable" not in plain["Cache-Control"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/pairs/", "/rules/", "/squeeze/", "/table/"])
+def test_pages_are_sent_gzip_compressed(url: str) -> None:
+    plain = Client().get(url)
+    assert "Content-Encoding" not in plain  # a client that does not ask gets plain HTML
+    sent = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert sent["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in sent["Vary"]
+    assert len(sent.content) < len(plain.content) / 2
+    page = gzip.decompress(sent.content).decode()
+    # the same page (a CSRF token, where there is one, is masked anew for each response)
+    masked = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    assert masked.sub("", page) == masked.sub("", plain.content.decode())

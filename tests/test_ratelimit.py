@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from engine import quiz as q
 from engine.rules import get_rules
@@ -19,6 +19,7 @@ from tutorial.models_limits import RateCount
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizQuestion
 from tutorial.models_table import PracticeTable
+from tutorial.ratelimit import client_address
 
 TABLE = {"bots": "2", "level": "simple", "stakes": "1、3", "mango": "fixed"}
 NIGHT = {"player1": "甲", "player2": "乙", "stakes": "1、3", "bobo": "2000", "end": "23:59",
@@ -84,6 +85,22 @@ def test_proxy_header_names_the_client(client: Client, low: Any) -> None:
     statuses = [answer(client, 10 + i, HTTP_X_FORWARDED_FOR=f"2001:db8::{i}").status_code
                 for i in range(4)]
     assert statuses == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize(("header", "client"), [
+    ("1.2.3.4", "1.2.3.4"), ("1.2.3.4:5678", "1.2.3.4"), (" 10.0.0.1, 1.2.3.4:80 ", "1.2.3.4"),
+    ("2001:db8::1", "2001:db8::"), ("[2001:db8::1]", "2001:db8::"),
+    ("[2001:db8::1]:80", "2001:db8::"), ("[2001:db8:0:1::5]:443", "2001:db8:0:1::"),
+    # not an address the proxy wrote: the request counts as coming from REMOTE_ADDR
+    ("garbage", "192.0.2.9"), ("", "192.0.2.9"), ("1.2.3.4:port", "192.0.2.9"),
+    ("[2001:db8::1", "192.0.2.9"), ("[2001:db8::1]x", "192.0.2.9"), ("1.2.3.4:5:6", "192.0.2.9"),
+    ("[1.2.3.4]:99999999", "192.0.2.9"),
+])
+def test_proxy_header_values_with_ports_and_brackets(settings: Any, header: str,
+                                                     client: str) -> None:
+    settings.CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    request = RequestFactory().post("/", REMOTE_ADDR="192.0.2.9", HTTP_X_FORWARDED_FOR=header)
+    assert client_address(request) == client
 
 
 @pytest.mark.django_db

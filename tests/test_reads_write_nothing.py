@@ -66,3 +66,32 @@ def test_review_skips_a_card_of_an_older_site_without_deleting_it() -> None:
     ReviewCard.objects.create(session_key=key, item="rank:RQ-B9", due=later)
     assert client.get("/quiz/review/").status_code == 200
     assert ReviewCard.objects.filter(session_key=key).count() == 2
+
+
+def test_coach_reads_write_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coach's pages (issue 21): a review stored, one queued, one not asked, a 返
+    priced by the review and one not priced — their GETs, HEADs and htmx polls only read
+    (asking for work is a POST)."""
+    from tests.coach_hands import coached
+    from tutorial.models_coach import HandReview
+
+    client, tid = coached(monkeypatch, hands=3)
+    HandReview.objects.filter(number__in=(2, 3)).delete()
+    assert client.post(f"/coach/{tid}/2/review").status_code == 303  # queued, not run
+    data = HandReview.objects.get(number=1).data["decisions"][0]
+    priced = [o["amount"] for o in data["options"] if o.get("amount")]
+    retry = f"/coach/{tid}/1/retry/0/"
+    urls = ["/coach/", f"/coach/{tid}/", f"/coach/{tid}/1/", f"/coach/{tid}/1/?step=1",
+            f"/coach/{tid}/1/summary", f"/coach/{tid}/1/hand.json", retry, f"{retry}?pick=0",
+            *(f"{retry}raise?amount={a}" for a in (*priced[:1], max(priced) - 1)),
+            f"/coach/{tid}/2/", f"/coach/{tid}/2/summary", f"/coach/{tid}/3/",
+            f"/coach/{tid}/3/summary"]
+    poll = {"HX-Request": "true", "HX-Trigger": "computing"}
+    for url in urls:
+        for method, headers in (("get", {}), ("head", {}), ("get", poll)):
+            with CaptureQueriesContext(connection) as queries:
+                status = getattr(client, method)(url, headers=headers).status_code
+            assert status in (200, 204, 405), (method, url, status)  # 405: HEAD refused
+            writes = [q["sql"] for q in queries.captured_queries
+                      if re.match(r"\s*(INSERT|UPDATE|DELETE)", q["sql"], re.IGNORECASE)]
+            assert writes == [], f"{method.upper()} {url} wrote: {writes}"

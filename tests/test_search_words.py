@@ -9,7 +9,7 @@ from django.test import Client
 
 from engine.cards import KINDS, Kind
 from tutorial import glossary
-from tutorial.search import CATALOGUES, EXTRA_KIND_WORDS, search
+from tutorial.search import CATALOGUES, EXTRA_ENGLISH_KIND_WORDS, EXTRA_KIND_WORDS, search
 
 CATALOGUE = CATALOGUES["xuanjing"]
 
@@ -33,6 +33,30 @@ def test_gui_and_erhuang_find_the_big_jokers_groups() -> None:
     for word in ("鬼", "二黄", "二皇"):
         found = _names(word)
         assert found == _holding(Kind.JK) and "R3-JK" in found
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.code)
+def test_every_english_card_name_finds_every_group_holding_it(kind: Kind) -> None:
+    gloss = glossary.card_name(kind.code)[1]  # the name the English /cards/ page gives
+    words = [gloss, gloss.upper(), *(w for w, k in EXTRA_ENGLISH_KIND_WORDS.items() if k is kind)]
+    for word in words:
+        assert _names(word) == _holding(kind), word
+
+
+@pytest.mark.parametrize(("query", "kind"), [
+    ("joker", Kind.JK), ("ghost", Kind.JK), ("big ghost", Kind.JK), ("The Joker", Kind.JK),
+    ("lone three", Kind.R3), ("the lone three", Kind.R3), ("kitty", Kind.R6), ("axe", Kind.BJ),
+])
+def test_the_english_words_of_issue_23(query: str, kind: Kind) -> None:
+    assert _names(query) == _holding(kind) and len(_holding(kind)) >= 16
+
+
+@pytest.mark.django_db
+def test_unnamed_groups_of_one_name_are_told_apart_by_their_cards(client: Client) -> None:
+    html = client.get("/pairs/?q=鬼", HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert '>六点<span class="pair-row__made">（梅十、大鬼）</span></a>' in html
+    assert '>六点<span class="pair-row__made">（苕十、大鬼）</span></a>' in html
+    assert '>丁二皇</a>' in html  # a named group is its name alone
 
 
 @pytest.mark.parametrize("entry", CATALOGUE.entries, ids=lambda e: e.code)

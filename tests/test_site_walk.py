@@ -98,6 +98,9 @@ PAGES = [
     "/night/",
     "/glossary/",
     "/coach/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/recover/",
 ]
 STATUS = {"/quiz/bigger/?seed=7&level=9": 400, "/calc/?p=%E7%94%B2:100:RQ": 400}
 
@@ -230,7 +233,30 @@ def calc_for_a_night(client: Client) -> Any:
     return client.get(CALC_NAMES + f"&night={night.token}")
 
 
+ACCOUNT_PASSWORD = "river-card-2718"
+
+
+def _signed_up(client: Client) -> Any:
+    return client.post("/accounts/signup/", {"username": "walker", "password1": ACCOUNT_PASSWORD,
+                                             "password2": ACCOUNT_PASSWORD})
+
+
+def account_page(url: str) -> Callable[[Client], Any]:
+    def run(client: Client) -> Any:
+        _signed_up(client)
+        return client.get(url)
+    return run
+
+
+def login_refused(client: Client) -> Any:
+    return client.post("/accounts/login/", {"username": "nobody", "password": "wrong"})
+
+
 SCENARIOS: dict[str, Callable[..., Any]] = {
+    "account-signup-codes": _signed_up,
+    **{f"account{url.replace('/', '-')}": account_page(url)
+       for url in ("/accounts/", "/accounts/password/", "/accounts/delete/", "/cards/")},
+    "account-login-refused": login_refused,
     **{f"quiz-feedback-{slug}-{level}": quiz_feedback(slug, level, wrong=level == 1)
        for slug, spec in q.QUIZZES.items() for level in (1, spec.levels)},
     "quiz-review-due": quiz_review_due,

@@ -36,13 +36,19 @@ def play(g: Game, lead: bool = True) -> None:
         g.apply(Action(Act.SPLIT, g.to_act, cards=tuple(g.hand.cards[g.to_act])))  # type: ignore[union-attr]
 
 
-def played(client: Client) -> tuple[str, Game]:
-    """A table whose first hand was played out by :func:`play` (the learner, seat 0, holds
-    RQ B9 R8 R7); its url and game."""
+def dealt(client: Client) -> tuple[str, Game]:
+    """A new table and its first hand, dealt (not stored) with the learner, seat 0,
+    holding RQ B9 R8 R7 and speaking first; its url and game."""
     url = create(client)
     g = game_of(url)
     g.state.dealer = 1
     g.apply(Action(Act.DEAL, cards=g.stacked_deck({0: ["RQ", "B9", "R8", "R7"]})))
+    return url, g
+
+
+def played(client: Client) -> tuple[str, Game]:
+    """A table whose first hand was played out by :func:`play`; its url and game."""
+    url, g = dealt(client)
     play(g)
     save_game(url, g)
     return url, g
@@ -69,6 +75,52 @@ def test_the_log_reads_round_by_round(client: Client) -> None:
     assert len(splits) == 3 and all("头 " in t and "｜尾 " in t for t in splits)
     mine = next(t for t in splits if t.startswith("你"))
     assert "♥Q ♠9" in mine and "天九王" in mine  # 头 天九王, labelled, with its cards
+
+
+def test_the_log_names_the_cards_dealt_in_rounds_2_and_3(client: Client) -> None:
+    url, g = played(client)
+    text = lines(client.get(url).content.decode())
+    third = next(t for t in text if t.startswith("发第三张（明牌）："))
+    fourth = next(t for t in text if t.startswith("发第四张（串开后亮出）："))
+    assert "你 ♥8（人牌）" in third and "你 ♥7（膏药）" in fourth
+    h = g.hand
+    assert h is not None
+    for seat in (1, 2):
+        assert h.cards[seat][2] in third and h.cards[seat][3] in fourth
+    # each deal opens its round: after the round's title, before anybody speaks
+    assert text.index(third) < text.index(fourth)
+    assert next(t for t in text if "发招，下到" in t) in text[text.index(third):text.index(fourth)]
+
+
+def test_the_fourth_card_being_squeezed_is_not_in_the_log(client: Client) -> None:
+    url, g = dealt(client)
+    while g.hand is not None and g.hand.round < 3:
+        actor = g.to_act
+        assert actor is not None
+        legal = g.legal_actions()
+        g.apply(Action(Act.CALL, actor) if Act.CALL in legal else
+                Action(Act.RAISE, actor, legal.min_raise))
+    save_game(url, g)
+    html = client.get(url).content.decode()
+    assert 'id="squeeze"' in html
+    fourth = next(t for t in lines(html) if t.startswith("发第四张"))
+    assert "你 还盖着" in fourth and "♥7" not in fourth and "膏药" not in fourth
+
+
+def test_an_all_in_call_says_all_in(client: Client) -> None:
+    url = create(client)
+    g = game_of(url)
+    g.state.dealer = 1  # the learner speaks first in round 1
+    g.seats[0].bobo = 40
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    g.apply(Action(Act.CALL, 0))
+    g.apply(Action(Act.RAISE, 1, 80))
+    g.apply(Action(Act.FOLD, 2))
+    g.apply(Action(Act.CALL, 0))  # 40 of the 80: the whole 钵钵
+    save_game(url, g)
+    text = lines(client.get(url).content.decode())
+    assert "你 瞧，跟到 40（全下了）" in text
+    assert "你 瞧，跟到 3" in text  # the first call was not all-in
 
 
 def test_the_log_in_english_says_you_and_they(client: Client,
@@ -181,3 +233,26 @@ def test_buttons_groups_and_phase_names(client: Client) -> None:
     html = client.get(url).content.decode()
     assert '<span class="board__phase">比牌</span>' in html and "第 4 轮" not in html
     assert "你最大的一组" in html
+
+
+def test_the_lead_badge_passes_on_after_a_check(client: Client) -> None:
+    """旋经: 「地牌休了以后，就该由他的下家……发招」: the 发招 badge follows."""
+    url, g = dealt(client)
+    while g.hand is not None and g.hand.round < 2:
+        g.apply(Action(Act.CALL, g.to_act))
+
+    def badged() -> list[str]:
+        html = client.get(url).content.decode()
+        return re.findall(r'data-seat="(\d)">(?:(?!</li>).)*badge--lead', html, re.S)
+
+    h = g.hand
+    assert h is not None and h.round == 2
+    leader = h.leader
+    assert leader is not None
+    save_game(url, g)
+    assert badged() == [str(leader)]
+    g.apply(Action(Act.CHECK, leader))
+    nxt = g.to_act
+    assert nxt is not None and nxt != leader
+    save_game(url, g)
+    assert badged() == [str(nxt)]

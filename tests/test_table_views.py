@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from engine.game import Act, Action, Game, Phase
-from tests.tables import game_of, history_of, save_game, table_of
+from tests.tables import at_showdown, game_of, history_of, save_game, table_of
 from tests.test_table_i18n import everyone_calls
 from tutorial.models_table import PracticeTable
 
@@ -246,10 +246,18 @@ def test_sanhua_button(client: Client) -> None:
 def test_between_hands_rebuy_end_leave(client: Client) -> None:
     url = create(client)
     html = client.get(url).content.decode()
-    assert 'value="deal"' in html and 'value="rebuy"' in html and 'value="end"' in html
+    assert 'value="deal"' in html and 'value="rebuy"' in html
+    assert 'value="end"' not in html and "打圈芒" not in html  # no hand played yet
+    r = post(client, url, "act", act="end")
+    assert r.status_code == 400 and "现在不能“打" in r.content.decode()  # type: ignore[attr-defined]
     assert post(client, url, "act", act="rebuy", amount=49).status_code == 400  # type: ignore[attr-defined]
     assert post(client, url, "act", act="rebuy", amount=60).status_code == 200  # type: ignore[attr-defined]
     assert game_of(url).seats[0].bobo == 160
+    g = stacked(url, {})  # one hand: everyone folds to the 挡家
+    for seat in (0, 1):
+        g.apply(Action(Act.FOLD, seat))
+    save_game(url, g)
+    assert 'value="end"' in client.get(url).content.decode()
     assert post(client, url, "act", act="end").status_code == 200  # type: ignore[attr-defined]
     assert game_of(url).state.quan_start is not None
     assert 'value="end"' not in client.get(url).content.decode()
@@ -299,6 +307,32 @@ def test_tampered_values_are_refused(client: Client, data: dict[str, str]) -> No
     assert 400 <= r.status_code < 500  # type: ignore[attr-defined]
     assert 'role="alert"' in r.content.decode()  # type: ignore[attr-defined]
     assert table_of(url).state == state
+
+
+@pytest.mark.parametrize(("amount", "says"), [
+    ("99999999", "返到多少：数字太大，最多 100"), ("101", "返到多少：数字太大，最多 100"),
+    ("9", "返招至少要到 10"), ("-5", "返招至少要到 10"),
+])
+def test_raise_refusal_states_the_limits_the_board_shows(client: Client, amount: str,
+                                                         says: str) -> None:
+    url = create(client)
+    stacked(url, {})
+    assert "最少 10，最多 100" in client.get(url).content.decode()
+    for htmx in (True, False):
+        r = post(client, url, "act", htmx=htmx, act="raise", amount=amount)
+        assert r.status_code == 400  # type: ignore[attr-defined]
+        assert says in r.content.decode()  # type: ignore[attr-defined]
+
+
+def test_hint_link_after_a_refusal_asks_the_table_page(client: Client) -> None:
+    """Without JavaScript a refused split is shown at …/act: its 提示 still opens the hint."""
+    url = create(client)
+    at_showdown(url)
+    r = post(client, url, "act", htmx=False, act="split", head="x")
+    assert r.status_code == 400  # type: ignore[attr-defined]
+    html = r.content.decode()  # type: ignore[attr-defined]
+    assert f'href="{url}?hint=1"' in html and f'hx-get="{url}?hint=1"' in html
+    assert "hint--best" in client.get(url + "?hint=1").content.decode()
 
 
 @pytest.mark.parametrize("seq", ["", "x", "-1", "99999999999"])

@@ -4,6 +4,7 @@ suggested button goes on, another one stays and says why, bad input is a 400."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -101,10 +102,6 @@ def test_bad_input_is_a_400(client: Client) -> None:
     for bad in (url(2, act="check"),  # nothing to check: a bet is on
                 url(2, act="split"),
                 url(2, act="jump"),
-                url(2, act="raise"),
-                url(2, act="raise", amount="lots"),
-                url(2, act="raise", amount=5),  # below the minimum raise
-                url(2, act="raise", amount=1000),  # above the 钵钵
                 url(1, act="call"),  # nothing to press at this stop
                 "/course/table/7/?act=split&head=♥Q",
                 "/course/table/7/?act=split&head=♥Q&head=♣Q",  # not your card
@@ -112,6 +109,18 @@ def test_bad_input_is_a_400(client: Client) -> None:
         response = client.get(bad)
         assert response.status_code == 400, bad
         assert "现在不能这样做" in response.content.decode()
+
+
+@pytest.mark.parametrize("amount", [None, "lots", "5", "1000", "9" * 30])
+def test_a_bad_raise_amount_is_refused_with_the_limits_the_board_shows(
+        client: Client, amount: str | None) -> None:
+    board = client.get(url(2)).content.decode()
+    low, high = (re.search(r'id="raise-amount"[^>]* min="(\d+)" max="(\d+)"', board)
+                 or pytest.fail("no raise field")).groups()
+    assert f"{low} 到 {high}" in board
+    response = client.get(url(2, act="raise", **({} if amount is None else {"amount": amount})))
+    assert response.status_code == 400
+    assert f"返到多少：要写 {low} 到 {high} 之间的整数。" in response.content.decode()
 
 
 def test_the_invitation_opens_a_simple_practice_table(client: Client) -> None:

@@ -191,3 +191,26 @@ def test_full_hand_replays_through_the_state_machine(client: Client) -> None:
     joined = "\n".join(texts)
     for word in ("发招", "瞧", "返", "拖", "敲", "休", "甩", "揍芒", "串"):
         assert word in joined, word
+
+
+def test_a_rounds_card_comes_with_the_round_and_a_shown_card_stays_shown() -> None:
+    """Issue 23: the fourth cards were face up on the step of the action that ended round 2
+    and face down again to be squeezed on the next; the third cards showed before 「第 2 轮」.
+    Cards arrive only with a deal, a new round or the squeeze; a face-up card stays up."""
+    pytest.importorskip("engine.game")
+    for entry in wt.content()["walkthroughs"]:
+        walkthrough = wt.get_walkthrough(entry["slug"])
+        assert walkthrough is not None
+        before: list[str] = []
+        for n, step in enumerate(walkthrough.steps, 1):
+            now = ["".join(("U" if up else "d") if card else "?" for card, up in seat.cards)
+                   for seat in step.seats or []]
+            if now and before and step.kind not in ("deal", "seats"):
+                for was, seat in zip(before, now, strict=True):
+                    if step.kind == "action":
+                        assert len(seat) <= len(was), (entry["slug"], n, before, now)
+                    kept = zip(was, seat, strict=False)  # a card may arrive, none leaves
+                    assert all(b != "U" or a == "U" for b, a in kept), \
+                        (entry["slug"], n, before, now)
+            if now:
+                before = now

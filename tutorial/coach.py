@@ -7,9 +7,11 @@
 * :func:`compute` — the review of one hand: :func:`engine.review.review` on that export
   (so the CLI on the downloaded file prints the same figures), each decision with what the
   learner saw then (price of a call, the pot, the 皮), and the split priced at the real
-  showdown by :mod:`engine.showdown`.  :func:`stored` keeps it in ``HandReview``.
+  showdown by :mod:`engine.showdown`.  :func:`store` keeps it in ``HandReview`` (a
+  worker runs it, :mod:`tutorial.jobs`); :func:`stored` reads it.
 * :func:`reprice` — 再来一次 with an action the review did not price (a 返 of the
-  learner's own amount): that decision priced again, the action among the alternatives.
+  learner's own amount): that decision priced again, the action among the alternatives
+  (:func:`store_reprice` keeps it in ``RetryPrice``, :func:`repriced` reads it).
 * :func:`report` — a session's figures: result, luck-adjusted result, chips lost by
   decision kind, the costliest decisions (see the README, "Coach").
 """
@@ -36,8 +38,9 @@ from engine.game import (
 from engine.groups import Group
 from engine.review import WORLDS, ReviewError, Z, decision_json, grade, retry, review
 from engine.showdown import Opponent, Situation, price
-from tutorial.models_coach import HandReview
+from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_table import PracticeHand, PracticeTable
+from tutorial.table_store import replayed
 
 HUMAN = 0
 VERSION = 5  # bump when the stored review's shape or figures change: old rows are recomputed
@@ -168,14 +171,21 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
             "split": _split_review(game, opening)}
 
 
-def stored(table: PracticeTable, number: int) -> dict[str, Any]:
-    """The review of hand ``number``, computed on the first request and then read.
-
-    Parallel first requests may each compute it (the figures are the same: fixed seeds),
-    but only the first stores its row; every request answers with the stored row."""
+def stored(table: PracticeTable, number: int) -> dict[str, Any] | None:
+    """The stored review of hand ``number``, or None (not computed yet, or an older
+    shape: a worker computes it again, :func:`store`).  Reads only."""
     row = HandReview.objects.filter(table=table, number=number).first()
     if row is not None and row.data.get("version") == VERSION:
         return dict(row.data)
+    return None
+
+
+def store(table: PracticeTable, number: int) -> None:
+    """Compute the review of hand ``number`` and keep it (run by a worker,
+    :mod:`tutorial.jobs`).  Two workers may compute it at once (the figures are the same:
+    fixed seeds); the row is written once."""
+    if stored(table, number) is not None:
+        return
     data = compute(table, number)
     with transaction.atomic():
         row, created = HandReview.objects.select_for_update().get_or_create(
@@ -183,7 +193,6 @@ def stored(table: PracticeTable, number: int) -> dict[str, Any]:
         if not created and row.data.get("version") != VERSION:  # an older shape
             row.data = data
             row.save(update_fields=["data"])
-    return dict(row.data)
 
 
 def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Action
@@ -198,6 +207,27 @@ def reprice(table: PracticeTable, number: int, k: int, game: Game, action: Actio
     except ReviewError as e:
         raise CoachError(str(e)) from e
     return {**decision_json(decision), **_spot(game)}
+
+
+def repriced(table: PracticeTable, number: int, k: int, amount: int) -> dict[str, Any] | None:
+    """Decision ``k`` of hand ``number`` priced again with a 返 to ``amount``, if a worker
+    has done it (:func:`store_reprice`).  Reads only."""
+    row = RetryPrice.objects.filter(table=table, number=number, k=k, amount=amount).first()
+    return None if row is None else dict(row.data)
+
+
+def store_reprice(table: PracticeTable, number: int, k: int, amount: int) -> None:
+    """Price decision ``k`` of hand ``number`` again with a 返 to ``amount`` and keep it
+    (run by a worker).  Raises ``CoachError`` for a hand without its review or decision,
+    ``ActionError`` for an amount the table did not allow then."""
+    data = stored(table, number)
+    if data is None or not 0 <= k < len(data["decisions"]):
+        raise CoachError("no such reviewed decision")
+    game = replayed(table.hands.get(number=number), data["decisions"][k]["step"])
+    action = game.verify(Action(Act.RAISE, HUMAN, amount))
+    priced = reprice(table, number, k, game, action)
+    RetryPrice.objects.get_or_create(table=table, number=number, k=k, amount=amount,
+                                     defaults={"data": priced})
 
 
 # ---------------------------------------------------------------------- the session report

@@ -98,10 +98,8 @@ def lesson(slug: str) -> Lesson | None:
 
 def reading_url(href: str, current: Lesson) -> str:
     """A lesson's reading link, marked so that the page it opens ends with 下一步 back to
-    the lesson's exercises (:func:`returning`).  A walkthrough has its own 下一步 through
-    its steps, and its last step leads back to the course."""
-    if href.startswith("/walkthroughs/"):
-        return href
+    the lesson's exercises (:func:`returning`); a walkthrough keeps the mark through its
+    steps."""
     path, hash_, fragment = href.partition("#")
     return f"{path}{'&' if '?' in path else '?'}course={current.slug}{hash_}{fragment}"
 
@@ -152,6 +150,11 @@ class Step:
     stars: int  # best stars, 0 when not done
     done: bool
     is_next: bool
+
+    @property
+    def redo(self) -> bool:
+        """Done with one star (more than one mistake): the map suggests doing it again."""
+        return self.done and self.stars <= 1
 
 
 def progress_of(session_key: str | None) -> dict[str, CourseProgress]:

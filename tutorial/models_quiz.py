@@ -1,6 +1,7 @@
 """Quiz models: issued questions, progress per quiz kind, and spaced-repetition cards.
 
-Everything is keyed by the visitor's session key (visitors are anonymous).
+Everything is keyed by the visitor's owner key (the session key, or ``user:<id>`` when
+logged in; tutorial/accounts.py).
 
 Spaced-repetition policy (py-fsrs, see :func:`rate_items`):
 

@@ -22,7 +22,7 @@ from django.db import models
 
 class PracticeTable(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.CharField(max_length=64, db_index=True)  # the visitor's session key
+    owner = models.CharField(max_length=64, db_index=True)  # owner key (tutorial/accounts.py)
     state: models.JSONField[Any, Any] = models.JSONField()
     seq = models.PositiveIntegerField(default=0)
     squeezed = models.PositiveIntegerField(default=0)  # last hand whose 4th card was squeezed

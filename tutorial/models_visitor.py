@@ -1,6 +1,7 @@
-"""The shape shared by the rows that keep one visitor's progress: visitors are anonymous,
-so a row belongs to a session key, and there is one row per visitor and thing learnt
-(a course lesson, a quiz kind, a review card's item)."""
+"""The shape shared by the rows that keep one visitor's progress: a row belongs to an
+owner key (``session_key``: the session key of a visitor without an account, or
+``user:<id>`` for a learner logged in; tutorial/accounts.py), and there is one row per
+owner and thing learnt (a course lesson, a quiz kind, a review card's item)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ class VisitorRow(models.Model):
     """One visitor's row for one thing; a subclass names the thing's field in its
     constraints with :meth:`one_per_visitor`."""
 
-    session_key = models.CharField(max_length=40)
+    session_key = models.CharField(max_length=40)  # the owner key
 
     class Meta:
         abstract = True

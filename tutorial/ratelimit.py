@@ -10,13 +10,15 @@ then a write, and parallel requests would slip through).
 ``settings.RATE_LIMITS`` maps a scope to (requests, seconds); a client over the limit gets
 the 429 page (``templates/429.html``) with ``Retry-After``.  The client is the address
 the request came from (``REMOTE_ADDR``, or the last address of ``CLIENT_IP_HEADER`` when
-a proxy in front of the site sets it); an IPv6 client is its /64 network.  Only unsafe
+a proxy in front of the site sets it, with or without a port, IPv6 bracketed or not; a value
+that is no address falls back to ``REMOTE_ADDR``); an IPv6 client is its /64 network.  Only unsafe
 methods count: GET and HEAD are never limited (and never write).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -33,13 +35,33 @@ from tutorial.models_limits import RateCount
 View = Callable[..., HttpResponse]
 
 
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as a proxy writes it: ``1.2.3.4``, ``1.2.3.4:5678``, ``2001:db8::1``,
+    ``[2001:db8::1]`` or ``[2001:db8::1]:80``; None when it is none of these."""
+    text = text.strip()
+    if text.startswith("["):
+        host, bracket, port = text[1:].partition("]")
+        if not bracket or (port and not re.fullmatch(r":[0-9]{1,5}", port)):
+            return None
+        text = host
+    elif text.count(":") == 1:  # IPv4 with a port (a bare IPv6 address has several colons)
+        text, _, port = text.partition(":")
+        if not re.fullmatch(r"[0-9]{1,5}", port):
+            return None
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
 def client_address(request: HttpRequest) -> str:
+    """The client's address for the limits: the last address of ``CLIENT_IP_HEADER`` when
+    set and readable, else ``REMOTE_ADDR`` (a value the proxy did not write counts as the
+    proxy's own address, never as one bucket shared by every odd value); IPv6 as its /64."""
     header = settings.CLIENT_IP_HEADER
     raw = str(request.META.get(header, "")) if header else ""
-    address = raw.split(",")[-1].strip() or str(request.META.get("REMOTE_ADDR", ""))
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
+    ip = _address(raw.split(",")[-1]) or _address(str(request.META.get("REMOTE_ADDR", "")))
+    if ip is None:
         return "unknown"
     if ip.version == 6:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address)

@@ -7,7 +7,8 @@ request or the language, so the index is shared by every request.
 Searching ``q`` (see :func:`search`):
 
 * card codes, one or two, any order, any case: ``RQ B9``, ``b9-rq``, ``rqb9``;
-  or card names: ``天牌 黑9``, ``大鬼`` (one kind: every group holding it);
+  or card names: ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``)
+  (one kind: every group holding it);
 * points: ``9点``, ``九点``, ``9``, ``0点`` / ``皱``;
 * Chinese names and aliases, simplified or traditional (``天關九``), digits or
   numerals (``黑9一对`` = ``黑九一对``), category words (``对子``, ``杠``);
@@ -223,9 +224,8 @@ CATALOGUES: dict[str, Catalogue] = {name: Catalogue(rules) for name, rules in PR
 
 # ---------------------------------------------------------------- search
 
-# Card words beyond the engine's names: 二黄 (the 旋经's other spelling of 二皇, as in
-# 丁二黄) and 鬼 alone, for 大鬼.
-EXTRA_KIND_WORDS: dict[str, Kind] = {"二黄": Kind.JK, "鬼": Kind.JK}
+# Card words beyond the engine's names: 鬼 alone, for 大鬼.
+EXTRA_KIND_WORDS: dict[str, Kind] = {"鬼": Kind.JK}
 _KIND_WORDS: dict[str, Kind] = {}
 for _kind in KINDS:
     for _word in (_kind.code, _kind.name_zh, *_kind.nicknames):
@@ -233,6 +233,22 @@ for _kind in KINDS:
         _KIND_WORDS.setdefault(simplify(_word), _kind)
 for _word, _kind in EXTRA_KIND_WORDS.items():
     _KIND_WORDS.setdefault(hanzi_key(_word), _kind)
+
+
+def english_words(text: str) -> str:
+    """Lower-case Latin words, single spaces, without a leading "the": ``The Lone Three``
+    → ``lone three``."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower())).removeprefix("the ")
+
+
+# English card names, on any site: each card's gloss on the English pages (/cards/:
+# "big ghost", "the lone three", "axe") and the words the English pages use for 大鬼 (the
+# physical card is the joker).
+EXTRA_ENGLISH_KIND_WORDS: dict[str, Kind] = {"joker": Kind.JK, "ghost": Kind.JK}
+ENGLISH_KIND_WORDS: dict[str, Kind] = {
+    **{english_words(glossary.card_name(k.code)[1]): k for k in KINDS},
+    **EXTRA_ENGLISH_KIND_WORDS,
+}
 # Two ranks as printed on the cards ("Q9", "10 8", "j10"): every group of a card of the
 # first rank with a card of the second, whatever their colours.
 _RANKS: dict[str, tuple[Kind, ...]] = {}
@@ -319,7 +335,7 @@ def english_glosses() -> dict[str, tuple[str, ...]]:
 
 
 def _gloss_matches(entry: Entry, query: str) -> bool:
-    words = " ".join(re.findall(r"[a-z0-9]+", query.lower()))
+    words = english_words(query)
     return len(words) >= 3 and any(f" {words}" in f" {g}" for g in english_glosses()[entry.code])
 
 
@@ -350,7 +366,8 @@ def parse_card_query(query: str) -> tuple[Kind, ...] | None:
     words = [w for w in _SEPARATORS.split(text) if w]
     if 1 <= len(words) <= 2 and all(hanzi_key(w) in _KIND_WORDS for w in words):
         return tuple(_KIND_WORDS[hanzi_key(w)] for w in words)
-    return None
+    english = ENGLISH_KIND_WORDS.get(english_words(text))
+    return None if english is None else (english,)
 
 
 def parse_points_query(query: str) -> int | None:

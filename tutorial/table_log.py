@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext
 
-from engine.game import Game, Hand, card_by_label
+from engine.game import Game, Hand, card_by_label, cards_dealt
 from engine.groups import Group
 from engine.hands import Split
 from engine.rules import Rules
@@ -122,18 +122,48 @@ def _line(game: Game, hand: Hand, a: dict[str, Any], name: Callable[[int], str],
     if kind == "sanhua":
         return say("sanhua", seat, who, what=chinese(hand.sanhua.get(str(seat), "")))
     key = f"lead-{kind}" if a.get("lead") and f"lead-{kind}" in SENTENCES else kind
-    return say(key, seat, who, to=a.get("to", a.get("amount", "")))
+    line = say(key, seat, who, to=a.get("to", a.get("amount", "")))
+    if a.get("allin"):  # a 瞧, 返 or 拖 of the whole 钵钵 (a 敲 says so already)
+        return format_html("{}{}", line, pgettext("log", "（全下了）"))
+    return line
+
+
+def _card_dealt_line(hand: Hand, number: int, name: Callable[[int], str],
+                     squeezing: bool) -> str:
+    """Round ``number``'s card (2: the face-up third, 3: the fourth) for every seat that got
+    one; the learner's fourth while it is being squeezed is still face down."""
+    shown = []
+    for seat in hand.order:
+        if cards_dealt(hand, seat) <= number:
+            continue  # folded before this round's deal
+        label = hand.cards[seat][number]
+        card = (pgettext("log", "还盖着") if squeezing and seat == HUMAN and number == 3 else
+                format_html("{}{}{}{}", label, _("（"), chinese(card_by_label(label).kind.name_zh),
+                            _("）")))
+        shown.append(format_html("{} {}", name(seat), card))
+    title = (_("发第三张（明牌）：%(cards)s") if number == 2 else
+             _("发第四张（串开后亮出）：%(cards)s"))
+    return mark_safe(escape(title) % {"cards": escape(_("，")).join(shown)})  # escaped parts
 
 
 def hand_log(game: Game, hand: Hand, name: Callable[[int], str],
-             revealed: bool) -> list[LogRound]:
-    """``hand``'s log as rounds of sentences; ``name(seat)`` is the name shown."""
+             revealed: bool, squeezing: bool = False) -> list[LogRound]:
+    """``hand``'s log as rounds of sentences; ``name(seat)`` is the name shown.  Rounds 2
+    and 3 begin with the card each seat was dealt (``squeezing``: the learner's fourth is
+    still being squeezed and is not named)."""
     rounds = [LogRound(1, _(ROUND_TITLES[1]), _deal_lines(game, hand, name))]
+
+    def reach(number: int) -> None:
+        while rounds[-1].number < number:
+            n = rounds[-1].number + 1 if rounds[-1].number < 3 else number
+            rounds.append(LogRound(n, _(ROUND_TITLES.get(n, ROUND_TITLES[4]))))
+            if n in (2, 3):
+                rounds[-1].lines.append(_card_dealt_line(hand, n, name, squeezing))
+
     for a in hand.actions:
         if a["kind"] == "deal":
             continue
-        number = a.get("round", rounds[-1].number)  # hands saved before rounds were kept
-        if number != rounds[-1].number:
-            rounds.append(LogRound(number, _(ROUND_TITLES.get(number, ROUND_TITLES[4]))))
+        reach(a.get("round", rounds[-1].number))  # hands saved before rounds were kept
         rounds[-1].lines.append(_line(game, hand, a, name, revealed))
+    reach(min(hand.round, 3))
     return rounds

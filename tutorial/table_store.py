@@ -11,10 +11,12 @@ way (:func:`split_session`, used by migration 0008).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.game import Action, Game, Hand, hand_from_dict, hand_to_dict, replay
+from engine.bots import bot_action
+from engine.game import Action, Game, Hand, Phase, hand_from_dict, hand_to_dict, replay
 from tutorial.models_table import PracticeHand, PracticeTable
 
 
@@ -53,6 +55,33 @@ def save(table: PracticeTable, game: Game, before: Mapping[str, Any] | None) -> 
     table.state = game.to_dict()
     table.seq = game.seq
     table.save()
+
+
+def bot_turn(game: Game) -> int | None:
+    """The bot seat that acts next, if any (between hands: a bot that must re-buy)."""
+    if game.phase is Phase.BETWEEN:
+        for i, seat in enumerate(game.seats):
+            if seat.bot and not seat.left and seat.bobo <= 0:
+                return i
+        return None
+    actor = game.to_act
+    if actor is not None and game.seats[actor].bot:
+        return actor
+    return None
+
+
+def heavy(game: Game, seat: int) -> bool:
+    """Whether the bot in ``seat`` thinks too long for a request: the expert plays every
+    alternative out (about 0.1–0.3 s of CPU), so a worker moves it (:mod:`tutorial.jobs`);
+    the other levels take a millisecond or two."""
+    return game.seats[seat].bot == "expert"
+
+
+def play_bot(game: Game, seat: int) -> None:
+    """The bot in ``seat`` acts; its random numbers come from the table's seed and action
+    count, so the same table plays the same wherever this runs."""
+    rng = random.Random(game.state.seed * 7919 + game.seq)
+    game.apply(bot_action(game, seat, rng))
 
 
 def history(table: PracticeTable) -> list[Hand]:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("walkthroughs/", include("tutorial.views.walkthroughs")),
     path("course/", include("tutorial.views.course")),
     path("coach/", include("tutorial.views.coach")),
+    path("accounts/", include("tutorial.views.accounts")),
     # reference pages: cards and 口诀, the pair catalogue, one pair, the rules
     path("cards/", reference.cards, name="cards"),
     path("pairs/", reference.pairs, name="pairs"),

@@ -124,7 +124,13 @@ def count(n: int) -> str | int:
     return _ZH_COUNTS[n] if not english() and 0 <= n <= 10 else n
 
 
+#: The 旋经's seats by dealing order (its lead examples); English pages say "Player 3".
+SEAT_NAMES = ("第一家", "第二家", "第三家", "第四家")
+
+
 def who(name: str) -> SafeString:
+    if english() and name in SEAT_NAMES:
+        return format_html('<b class="who">{}</b>', pgettext("wt-seat", name))
     return format_html('<b class="who" lang="zh-Hans">{}</b>', name)
 
 
@@ -1018,9 +1024,12 @@ def _game_module() -> Any:
 
 
 def _seat_views(g: Any, names: list[str], *, acting: int | None = None,
-                hide_fourth: bool = False) -> list[SeatView]:
+                hide_fourth: bool = False, as_of_round: int | None = None) -> list[SeatView]:
+    """The seats now; ``as_of_round``: with the cards of that round only (the step of the
+    action that ended it shows the table before the next round's card is dealt)."""
     h = g.hand
     views = []
+    last: int = as_of_round or (min(h.round, 3) if h is not None else 0)
     for i, name in enumerate(names):
         seat = g.seats[i]
         cards: list[tuple[Card | None, bool]] = []
@@ -1028,11 +1037,11 @@ def _seat_views(g: Any, names: list[str], *, acting: int | None = None,
         status = EMPTY
         if h is not None and h.cards[i]:
             finished = h.result is not None
-            shown = min(4, (_fold_round_of(h, i) if h.folded[i] else h.round) + 1)
+            shown = min(_game_module().cards_dealt(h, i), last + 1)
             if finished and str(i) in h.splits:
                 shown = 4
             for j, label in enumerate(h.cards[i][:shown]):
-                up = (j >= 2 and j < 1 + min(h.round, 3)) or (finished and str(i) in h.splits)
+                up = (j >= 2 and j < 1 + last) or (finished and str(i) in h.splits)
                 if hide_fourth and j == 3:
                     cards.append((None, False))
                 else:
@@ -1099,8 +1108,7 @@ def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
     kinds = [_card_kind(g, c) for c in labels]
     card, up = kinds[3], kinds[2]
     seen = kinds[:3] + [_card_kind(g, h.cards[s][2]) for s in h.order
-                        if s != seat and len(h.cards[s]) > 2 and h.round >= 2
-                        and not (h.folded[s] and _fold_round_of(h, s) < 2)]
+                        if s != seat and _game_module().cards_dealt(h, s) > 2]
 
     def unseen(k: Kind) -> int:
         return k.copies - seen.count(k)
@@ -1122,14 +1130,6 @@ def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
                                         g=grp(made))),
     ]
     return Squeeze(names[seat], card, up, stages)
-
-
-def _fold_round_of(h: Any, seat: int) -> int:
-    for e in h.events:
-        parts = e.split(":")
-        if len(parts) == 3 and parts[1] == "fold" and parts[2] == str(seat):
-            return int(parts[0][1:])
-    return int(h.round)
 
 
 def build_hand(d: dict[str, Any]) -> list[Step]:
@@ -1185,7 +1185,8 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
             done = g.state.log[-1]
             steps.append(Step("action", say("t_action", name=who(names[a["seat"]]),
                                             act=term(act_word)), paras,
-                              seats=_seat_views(g, names, acting=a["seat"]),
+                              seats=_seat_views(g, names, acting=a["seat"],
+                                                as_of_round=min(round_before, 3)),
                               facts={"act": f"{names[a['seat']]}:{done['kind']}:"
                                              f"{done.get('amount', '')}",
                                      "level": str(h.level)}))

@@ -18,10 +18,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from engine.cards import Card, Kind, physical
 from engine.squeeze import PIPS
+from tutorial.walkthroughs import who as who_html
 
 register = template.Library()
 
@@ -34,6 +36,12 @@ _SUITS: dict[str, tuple[str, str]] = {
     "♠": ("suit-s", "黑桃"),
     "♣": ("suit-c", "梅花"),
 }
+
+@register.filter
+def who(name: str) -> SafeString:
+    """A player's name in a walkthrough (甲, or "Player 3" for the 旋经's 第三家 in English)."""
+    return who_html(name)
+
 
 @register.filter
 def as_cards(kinds: Iterable[Kind | Card], used: Iterable[Kind | Card] | None = None) -> list[Card]:

@@ -38,6 +38,7 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.pagecache import same_for_newcomers
 from tutorial.rulesets import RULES_LABELS
 from tutorial.visitor_text import clean, key
 
@@ -370,6 +371,12 @@ def _int(text: str | None, default: int) -> int:
 
 
 def calc(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("night"):  # a night's players change as it goes on: never cached
+        return _calc(request)
+    return _calc_for_newcomers(request)
+
+
+def _calc(request: HttpRequest) -> HttpResponse:
     data = request.GET
     table = parse_query(data)
     night_token = data.get("night", "")[:64]
@@ -405,6 +412,9 @@ def calc(request: HttpRequest) -> HttpResponse:
         extra = f"&night={night_token}" if night is not None else ""
         response["HX-Push-Url"] = f"{request.path}?{query}{extra}"
     return response
+
+
+_calc_for_newcomers = same_for_newcomers(_calc)
 
 
 def _prefill(table: CalcTable, names: list[str]) -> None:

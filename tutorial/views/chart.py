@@ -67,7 +67,9 @@ def _named_once(entries: Iterable[Entry], english: bool) -> list[dict[str, Any]]
 
 def chart_context(english: bool) -> dict[str, Any]:
     koujue = [
-        [{"word": word, "kinds": [_kind(k, english) for k in kinds + also]}
+        [{"word": word,
+          "kinds": [{**_kind(k, english), "zapai": k is also[0] if also else False}
+                    for k in kinds + also]}
          for word, kinds, also in half]
         for half in KOUJUE
     ]

@@ -3,8 +3,13 @@ sessions), 复盘 of a finished practice hand, its JSON export, 再来一次 (re
 decision) and the session report.
 
 Only finished hands (``PracticeHand`` rows) are reachable, only from the session that
-owns the table (another visitor's table, or a hand still being played → 404).  The
-review is computed on the first request and stored (:func:`tutorial.coach.stored`).
+owns the table (another visitor's table, or a hand still being played → 404).
+
+GET and HEAD only read.  A review, or a 返 priced again, is computed by a worker
+(:mod:`tutorial.jobs`) and stored; a page whose result is not there yet shows how its
+job stands (``coach/computing.html#progress``) and polls (htmx, every second) until it
+is; a job not asked yet is asked by a POST (the hand's last action asks for its review
+when the coach is on; otherwise the page's button, which htmx presses on load).
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.review import CLOSE, Z, band, grade
-from tutorial import coach, table_store
+from tutorial import coach, jobs, table_store
+from tutorial.accounts import reader_key
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
@@ -42,10 +49,37 @@ def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTab
 
 
 def _review(table: PracticeTable, number: int) -> dict[str, Any]:
-    try:
-        return coach.stored(table, number)
-    except coach.CoachError:
-        raise Http404("this hand cannot be reviewed") from None
+    """The stored review of a hand that has one (再来一次 is reached from it)."""
+    data = coach.stored(table, number)
+    if data is None:
+        raise Http404("this hand is not reviewed yet")
+    return data
+
+
+POLL = "computing"  # the id of the element that polls a job (coach/computing.html)
+
+
+def _polled(request: HttpRequest) -> bool:
+    """A poll of ``#computing`` (htmx) rather than a page or a swap the learner asked for."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and getattr(htmx, "trigger", None) == POLL
+
+
+def _progress(request: HttpRequest, key: str, here: str, ask: str,
+              auto: bool = False, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What ``coach/computing.html#progress`` shows of job ``key``: its state, the URL it
+    polls (``here``) and the POST that asks for it (``ask`` with ``fields``; pressed on
+    load if ``auto`` and the job was never asked)."""
+    return {"state": jobs.state(key), "here": here, "ask": ask, "auto": auto,
+            "fields": fields or {}}
+
+
+def _ask_done(request: HttpRequest) -> HttpResponse:
+    """After asking for a job: back (303) to the page it was asked from (``next``)."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("coach")
+    return HttpResponseRedirect(target, status=303)
 
 
 def gloss(word: str) -> str:
@@ -194,7 +228,19 @@ def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
 def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """复盘: the hand with every card shown, each decision graded, the split priced."""
     table = _hand(request, table_id, number)
-    data = _review(table, number)
+    data = coach.stored(table, number)
+    here = reverse("coach-review", args=[table.id, number])
+    if data is None:
+        context = {"table": table, "number": number,
+                   **_progress(request, jobs.review_key(table.id, number), here,
+                               reverse("coach-review-ask", args=[table.id, number]),
+                               auto=True)}
+        if getattr(request, "htmx", False):
+            return render(request, "coach/computing.html#progress", context)
+        return render(request, "coach/computing.html", context)
+    if getattr(request, "htmx", False) and "step" not in request.GET:
+        # polled (or asked) from the progress, and the review is in: the whole page
+        return HttpResponse(headers={"HX-Refresh": "true"})
     row = table.hands.get(number=number)
     players = _players(table_store.replayed(row), every_card=True)
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
@@ -244,10 +290,12 @@ def _step(row: PracticeHand, step: int, decisions: list[dict[str, Any]]) -> dict
 def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """The coach's verdict on a finished hand: a fragment for the table (htmx)."""
     table = _hand(request, table_id, number)
-    try:
-        data = coach.stored(table, number)
-    except coach.CoachError:  # loaded on its own after every hand: say so, no error
-        return render(request, "coach/_summary.html", {"unreviewable": True})
+    data = coach.stored(table, number)
+    if data is None:
+        here = reverse("coach-summary", args=[table.id, number])
+        return render(request, "coach/computing.html#progress",
+                      _progress(request, jobs.review_key(table.id, number), here,
+                                reverse("coach-review-ask", args=[table.id, number])))
     decisions = []
     for k, d in enumerate(data["decisions"]):
         shown = _figures({**d, "opening": data["opening"], "index": k})
@@ -255,6 +303,17 @@ def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpRespo
         decisions.append(shown)
     return render(request, "coach/_summary.html",
                   {"decisions": decisions, "split": _split(data["split"], data["opening"])})
+
+
+@require_POST
+@rate_limited("compute")
+def ask_review(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
+    """Ask a worker for the review of a hand (once: a stored or asked review is not asked
+    again), then back to ``next``, the page that polls for it."""
+    table = _hand(request, table_id, number)
+    if coach.stored(table, number) is None:
+        jobs.ask_review(table, number)
+    return _ask_done(request)
 
 
 @require_POST
@@ -320,10 +379,16 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
 
 
-def _answer(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
+def _answer(request: HttpRequest, context: dict[str, Any], status: int,
+            retarget: bool = False) -> HttpResponse:
+    """The answer (htmx: the fragment); ``retarget``: it replaces the whole ``#answer``
+    of a page that was polling for it."""
     fragment = getattr(request, "htmx", False)
-    return render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
-                  context, status=status)
+    response = render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
+                      context, status=status)
+    if retarget:
+        response["HX-Retarget"] = "#answer"
+    return response
 
 
 @require_GET
@@ -345,40 +410,81 @@ def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> Htt
 BETS = ("raise", "tuo", "qiao")
 
 
-@require_GET
-def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
-                ) -> HttpResponse:
-    """再来一次 with a 返 to the learner's own amount (``?amount=N``, within the legal
-    limits): graded from the stored figures when the review priced that amount, else the
-    decision is priced again with it among the alternatives (:func:`tutorial.coach.reprice`,
-    one decision of a review).  A bad amount: the message, 400, nothing stored."""
-    context, game, opening = _retry_context(request, table_id, number, k)
-    d = context["d"]
-    raw = request.GET.get("amount", "").strip()
+def _raise_amount(request: HttpRequest, context: dict[str, Any], game: Game,
+                  raw: str) -> Action | HttpResponse:
+    """The 返 of ``raw`` checked against the table then, or the answer with its message
+    (400: nothing asked, nothing stored)."""
     context["amount"] = raw
     if not (raw.isascii() and raw.isdigit()):
         context["error"] = _("返到多少要写一个整数")
         return _answer(request, context, 400)
     try:
-        action = game.verify(Action(Act.RAISE, coach.HUMAN, int(raw)))
+        return game.verify(Action(Act.RAISE, coach.HUMAN, int(raw)))
     except ActionError as e:
         context["error"] = error_message(e)
         return _answer(request, context, 400)
-    same = next((j for j, o in enumerate(d["options"])
-                 if o["kind"] in BETS and o.get("amount") == action.amount), None)
+
+
+def _priced(d: dict[str, Any], amount: int) -> int | None:
+    """The stored option that is a 返 (or 拖 / 敲) to ``amount``, if the review priced it."""
+    return next((j for j, o in enumerate(d["options"])
+                 if o["kind"] in BETS and o.get("amount") == amount), None)
+
+
+@require_GET
+def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
+                ) -> HttpResponse:
+    """再来一次 with a 返 to the learner's own amount (``?amount=N``, within the legal
+    limits), graded from the stored figures when the review priced that amount, else from
+    the decision priced again with it among the alternatives (:func:`coach.repriced`,
+    computed by a worker: until then its progress, polled).  A bad amount: the message,
+    400."""
+    context, game, opening = _retry_context(request, table_id, number, k)
+    d = context["d"]
+    action = _raise_amount(request, context, game, request.GET.get("amount", "").strip())
+    if isinstance(action, HttpResponse):
+        return action
+    assert action.amount is not None
+    table = context["table"]
+    same = _priced(d, action.amount)
     if same is not None:
         context["picked"] = _picked(d, same, opening)
+        return _answer(request, context, 200, retarget=_polled(request))
+    priced = coach.repriced(table, number, k, action.amount)
+    if priced is None:
+        here = f"{reverse('coach-retry-raise', args=[table.id, number, k])}?amount={action.amount}"
+        context["progress"] = _progress(
+            request, jobs.reprice_key(table.id, number, k, action.amount), here,
+            reverse("coach-retry-raise-ask", args=[table.id, number, k]),
+            fields={"amount": action.amount})
+        if _polled(request):
+            return render(request, "coach/computing.html#progress", context["progress"])
         return _answer(request, context, 200)
-    try:
-        priced = coach.reprice(context["table"], number, k, game, action)
-    except coach.CoachError:  # no sampled world explains the bots' actions (very rare)
-        raise Http404("this decision cannot be priced again") from None
     fresh = _figures({**priced, "opening": opening, "index": k, "step": d["step"]})
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
                          "gloss": fresh["gloss"], "why": fresh["why"],
                          "options": fresh["options"], "repriced": True}
-    return _answer(request, context, 200)
+    return _answer(request, context, 200, retarget=_polled(request))
+
+
+@require_POST
+@rate_limited("compute")
+def ask_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
+              ) -> HttpResponse:
+    """Ask a worker to price decision ``k`` again with a 返 to ``amount`` (unless the
+    review or an earlier ask priced it), then the answer's page (303), which polls."""
+    context, game, _opening = _retry_context(request, table_id, number, k)
+    action = _raise_amount(request, context, game, request.POST.get("amount", "").strip())
+    if isinstance(action, HttpResponse):
+        return action
+    assert action.amount is not None
+    table = context["table"]
+    if (_priced(context["d"], action.amount) is None
+            and coach.repriced(table, number, k, action.amount) is None):
+        jobs.ask_reprice(table, number, k, action.amount)
+    here = reverse("coach-retry-raise", args=[table.id, number, k])
+    return HttpResponseRedirect(f"{here}?amount={action.amount}", status=303)
 
 
 def _next_mistake(table: PracticeTable, number: int, k: int) -> dict[str, Any] | None:
@@ -398,8 +504,8 @@ REVIEWS_PER_POST = 5  # hands reviewed by one "review the rest" POST (≈ 0.3–
 def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
     """Every table of this visitor with finished hands, oldest first, with the figures of
     its reviewed hands: progress across sessions."""
-    owner = request.session.session_key
-    if owner is None:
+    owner = reader_key(request)
+    if not owner:
         return []
     tables = (PracticeTable.objects.filter(owner=owner).annotate(finished=Count("hands"))
               .filter(finished__gt=0).order_by("created"))
@@ -416,6 +522,7 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @require_GET
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     """The coach's own page: what it does, the switch, and the visitor's sessions."""
     return render(request, "coach/index.html", {"sessions": _sessions(request)})
@@ -433,22 +540,25 @@ def report_page(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
         c["label"] = (split_label(d["options"][d["chosen"]]) if c["split"]
                       else option_label(d["options"][d["chosen"]]))
         c["gloss"] = gloss(c["grade"])
+    asked = len(jobs.asked_reviews(table))
+    if _polled(request):  # reviews being computed: the page again once they are all in
+        return HttpResponse(status=204) if asked else HttpResponse(
+            headers={"HX-Refresh": "true"})
     context = {"table": table, "report": r, "chart": coach.chart(r["curve"]),
                "missing": len(coach.missing(table)), "per_post": REVIEWS_PER_POST,
-               "sessions": _sessions(request)}
+               "asked": asked, "sessions": _sessions(request)}
     return render(request, "coach/report.html", context)
 
 
 @require_POST
-@rate_limited("write")
+@rate_limited("compute")
 def review_rest(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
-    """Review up to :data:`REVIEWS_PER_POST` more hands of the session, then the report."""
+    """Ask a worker for the reviews of up to :data:`REVIEWS_PER_POST` more hands of the
+    session (not those asked already), then the report, which polls until they are in."""
     table = _load(request, table_id)
-    for number in coach.missing(table)[:REVIEWS_PER_POST]:
-        try:
-            coach.stored(table, number)
-        except coach.CoachError:
-            continue
+    asked = jobs.asked_reviews(table)
+    for number in [n for n in coach.missing(table) if n not in asked][:REVIEWS_PER_POST]:
+        jobs.ask_review(table, number)
     return HttpResponseRedirect(reverse("coach-report", args=[table.id]), status=303)
 
 
@@ -463,4 +573,7 @@ urlpatterns = [
     path("<uuid:table_id>/<int:number>/retry/<int:k>/", retry, name="coach-retry"),
     path("<uuid:table_id>/<int:number>/retry/<int:k>/raise", retry_raise,
          name="coach-retry-raise"),
+    path("<uuid:table_id>/<int:number>/retry/<int:k>/raise/ask", ask_raise,
+         name="coach-retry-raise-ask"),
+    path("<uuid:table_id>/<int:number>/review", ask_review, name="coach-review-ask"),
 ]

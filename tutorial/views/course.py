@@ -24,7 +24,9 @@ from django.views.decorators.vary import vary_on_cookie
 from engine import quiz as q
 from engine.numbers import NumberError, parse_int
 from tutorial import course
+from tutorial.accounts import reader_key
 from tutorial.models_course import CourseProgress, record_answer, stars_for
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.views import teaching
 from tutorial.views.quiz import QUIZ_PAGES, _quiz_error_message, _session_key
@@ -60,13 +62,14 @@ def _next_lesson_url(lesson: course.Lesson) -> str:
 
 
 def _row(request: HttpRequest, lesson: course.Lesson) -> CourseProgress | None:
-    return course.progress_of(request.session.session_key).get(lesson.slug)
+    return course.progress_of(reader_key(request)).get(lesson.slug)
 
 
 @require_safe
 @vary_on_cookie
+@same_for_newcomers
 def course_map(request: HttpRequest) -> HttpResponse:
-    progress = course.progress_of(request.session.session_key)
+    progress = course.progress_of(reader_key(request))
     steps, nxt = course.course_map(progress)
     next_url, next_label = course.next_step(progress)
     return render(request, "course/map.html", {
@@ -78,6 +81,7 @@ def course_map(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @vary_on_cookie
+@same_for_newcomers
 def lesson_page(request: HttpRequest, slug: str) -> HttpResponse:
     lesson = _lesson(slug)
     return render(request, "course/lesson.html", {
@@ -133,6 +137,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
 
 @rate_limited("write")
 @vary_on_cookie
+@same_for_newcomers
 def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     lesson = _lesson(slug)
     ex = _exercise(lesson, n)
@@ -172,7 +177,7 @@ def _answer(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise) ->
         context["problem"] = _quiz_error_message(e.code)
         return _render(request, context, status=400)
     row = None
-    if ex.n == 1 or request.session.session_key:
+    if ex.n == 1 or reader_key(request):
         row = record_answer(_session_key(request), lesson.slug, ex.n,
                             len(lesson.exercises), verdict.correct)
     if row is None:

@@ -9,6 +9,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from engine.cards import Kind
 from tutorial import course
+from tutorial.accounts import reader_key
 from tutorial.models_course import CourseProgress
 from tutorial.pagecache import visitor_independent
 
@@ -40,7 +41,7 @@ def _fresh_home(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     """The same cached page for every visitor who has not started the course; the map
     with their stars and next step for those who have."""
-    progress = course.progress_of(request.session.session_key)
+    progress = course.progress_of(reader_key(request))
     return _render_home(request, progress) if progress else _fresh_home(request)
 
 

@@ -44,6 +44,7 @@ from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import SettleError, settle
+from tutorial.accounts import night_tokens, remember_night
 from tutorial.models_night import (
     Night,
     NightEvent,
@@ -51,6 +52,7 @@ from tutorial.models_night import (
     dinner_split,
     replay,
 )
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import is_htmx
@@ -60,7 +62,6 @@ MAX_PLAYERS = 8
 NAME_MAX = 20
 BOBO_MAX = 10_000_000
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
-SESSION_KEY = "companion_nights"
 
 
 def night_by_token(token: str) -> Night | None:
@@ -162,6 +163,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
 
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def night_home(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {"names": [""] * MAX_PLAYERS, "stakes": "1、3", "bobo": "2000",
@@ -170,12 +172,11 @@ def night_home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         night, errors, values = _create(request.POST)
         if night is not None:
-            mine = request.session.get(SESSION_KEY, [])
-            request.session[SESSION_KEY] = [night.token, *mine][:20]
+            remember_night(request, night)
             messages.success(request, _("开好了。这个页面的地址能改记分，只给记分的人；"
                                         "给大家看用页面下方的只读链接。"))
             return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
-    tokens = request.session.get(SESSION_KEY, [])
+    tokens = night_tokens(request)
     mine_nights = list(Night.objects.filter(token__in=tokens).order_by("-created")[:20])
     context = {
         "errors": errors,

@@ -37,6 +37,7 @@ from engine import quiz as q
 from engine.advisor import AdvisorError
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
+from tutorial.accounts import reader_key, writer_key
 from tutorial.models_quiz import (
     QuizProgress,
     QuizQuestion,
@@ -46,6 +47,7 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
@@ -157,19 +159,11 @@ def _quiz_error_message(code: str) -> str:
 
 
 def _session_key(request: HttpRequest) -> str:
-    """The visitor's session key for an answer: created if needed, kept a year from now."""
+    """The visitor's owner key for an answer (tutorial/accounts.py): the session is
+    created if needed and kept a year from now."""
     request.session["quiz"] = True
     request.session.set_expiry(SESSION_AGE)
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
-
-
-def _reader_key(request: HttpRequest) -> str:
-    """The visitor's session key for reading, "" without one (a GET never creates it)."""
-    return request.session.session_key or ""
+    return writer_key(request)
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -370,8 +364,9 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
-    key = _reader_key(request)
+    key = reader_key(request)
     progress = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
     kinds = [
         {"page": page, "progress": progress.get(slug),
@@ -383,9 +378,10 @@ def index(request: HttpRequest) -> HttpResponse:
                   {"kinds": kinds, "due": due_counts(key, now())})
 
 
+@same_for_newcomers
 def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
-    key = _reader_key(request)
+    key = reader_key(request)
     moment = now()
     due = due_counts(key, moment)
     for card in due_cards(key, moment):
@@ -406,8 +402,9 @@ def review(request: HttpRequest) -> HttpResponse:
     return _render(request, context)
 
 
+@same_for_newcomers
 def progress(request: HttpRequest) -> HttpResponse:
-    key = _reader_key(request)
+    key = reader_key(request)
     moment = now()
     rows = {p.kind: p for p in QuizProgress.objects.filter(session_key=key)}
     table = [{"page": page, "progress": rows.get(slug)} for slug, page in QUIZ_PAGES.items()]

@@ -87,7 +87,7 @@ CATEGORY_LABELS: dict[Category, Promise] = {
     Category.DIWANG: _("地王"),
     Category.TIANGANG: _("天杠"),
     Category.DIGANG: _("地杠"),
-    Category.POINTS: _("点子"),
+    Category.POINTS: _("点"),
     Category.ZHOU: _("皱"),
 }
 
@@ -97,7 +97,7 @@ FILTER_LABELS: dict[str, Promise] = {
     "tianjiuwang": _("天九王"),
     "diwang": _("地王（app 规则）"),
     "gang": _("杠"),
-    "points": _("点子（一到九点）"),
+    "points": _("点（一到九点）"),
     "zhou": _("皱（零点）"),
 }
 
@@ -142,6 +142,8 @@ def _entry_context(entry: Entry) -> dict[str, Any]:
         "category_label": CATEGORY_LABELS[entry.category],
         "tier_label": TIER_LABELS[entry.tier],
         "alias_names": "、".join(a.name for a in entry.aliases),
+        # an unnamed group ("六点") is told from the others of its name by its two cards
+        "cards_named": "" if entry.named else "、".join(k.name_zh for k in entry.kinds),
     }
 
 
@@ -400,7 +402,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         same = [e for e in catalogue.tied_with(entry)]
         out.append(
             gettext(
-                "两张同一种牌是对子。对子只输给丁二皇，比天九王、杠和所有点子都大。"
+                "两张同一种牌是对子。对子只输给丁二皇，比天九王、杠和所有的点都大。"
                 "对子和对子比单张的等级：%(kind)s属于“%(cls)s”。"
             )
             % {"kind": high.name_zh, "cls": CLASS_LABELS[high.single_class]}
@@ -413,7 +415,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
     elif cat is Category.TIANJIUWANG:
         out.append(
             gettext(
-                "天牌配黑9叫天九王。它不按点数比：只输给丁二皇和对子，比天杠、地杠和所有点子都大。"
+                "天牌配黑9叫天九王。它不按点数比：只输给丁二皇和对子，比天杠、地杠和所有的点都大。"
             )
         )
     elif cat is Category.DIWANG:
@@ -428,14 +430,14 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
             out.append(
                 gettext(
                     "天牌配人牌（天红杠）或黑8（天黑杠）是天杠，两种一样大。天杠比地杠大，"
-                    "比所有点子都大，但输给天九王、对子和丁二皇。"
+                    "比所有的点都大，但输给天九王、对子和丁二皇。"
                 )
             )
         else:
             out.append(
                 gettext(
                     "地牌配人牌（地红杠）或黑8（地黑杠）是地杠，两种一样大。地杠只比天杠小一级，"
-                    "仍然比所有点子都大。"
+                    "仍然比所有的点都大。"
                 )
             )
     else:
@@ -460,7 +462,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         else:
             out.append(
                 gettext(
-                    "点子先比点数，点数多的大。同为%(pwords)s，比最大的单张：这一组最大的单张是"
+                    "是点的组先比点数，点数多的大。同为%(pwords)s，比最大的单张：这一组最大的单张是"
                     "%(top)s（%(cls)s）。"
                 )
                 % {
@@ -750,7 +752,8 @@ def _app_differences() -> list[AppDifference]:
         ),
         AppDifference(
             "opening", _("开局"),
-            gettext("每人押 %(pi)s 分的皮；挡家必须先发招 %(opening)s 分") % {
+            gettext("谁也不用先押；第一轮甩牌的人输 %(pi)s 分，叫皮；挡家必须先发招 %(opening)s"
+                    " 分") % {
                 "pi": xj.stakes.pi, "opening": xj.stakes.opening},
             _("底皮自动投入，没有必须先下的一注"),
             _("先定簸簸数，再押底皮，没有必须先下的一注"),
@@ -818,8 +821,10 @@ def _app_differences() -> list[AppDifference]:
         ),
         AppDifference(
             "compare", _("比牌"),
-            _("头比头、尾比尾；两组都大或一大一平是吃，一大一小或两组都平是走"),
-            _("和《旋经》一样，还说“先比尾牌，后比头牌”"),
+            _("头比头、尾比尾；两组都大是吃，一大一小是走（打走），两组都小是死；没说一组一样大怎么"
+              "算"),
+            _("先比尾牌，后比头牌；全胜或一胜一平是胜利，全平或一胜一负是平局，全败或一败一平是失"
+              "败。本站照这一条算一样大的组"),
             _("头和尾都大或一平一大就赢，都小就输，一大一小是平"),
         ),
         AppDifference(
@@ -864,7 +869,7 @@ def _app_words() -> list[AppWord]:
                 _("app 从庄家开始发牌，002 也从庄家开始说话，所以庄家最像本站的挡家（第一个"
                   "拿牌的人）；面对面打时另有一位发人。这是我们的理解，资料没有明说。")),
         AppWord("dipi", "底皮 · 皮", "002、003", "皮", f"{rules}#table",
-                _("每人开局先押的一份。")),
+                _("app 里每人开局先押的一份；甩牌的人留下的注里至少有它，所以对上本站的皮。")),
         AppWord("bobo", "簸簸 · 簸簸数", "002、003", "钵钵", f"{rules}#table",
                 _("一局里最多能投入、也最多会输的数，就是钵钵；app 写作“簸簸”。")),
         AppWord("da", "大", "002、003", "返 · 发招", f"{rules}#term-fan",
@@ -890,7 +895,7 @@ def _app_words() -> list[AppWord]:
         AppWord("mangguochi", "芒果分 · 芒果池", "002", "芒果", f"{rules}#mango",
                 _("攒在桌子中间、还没人吃走的芒果。")),
         AppWord("tanpai", "三花摊牌", "002", "报三花", f"{rules}#split"),
-        AppWord("sanpai", "散牌", "002、003", "点子", reverse("rules_compare") + "#points",
+        AppWord("sanpai", "散牌", "002、003", "点", reverse("rules_compare") + "#points",
                 _("不是特殊牌型的一组，按点数比。")),
         AppWord("dinghuang", "丁皇", "003", "丁二皇", reverse("pair_detail", args=["R3-JK"])),
         AppWord("tianwang", "天王 · 奶狗", "002 · 003", "天九王",

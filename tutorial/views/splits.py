@@ -256,7 +256,7 @@ def why(advice: Advice, rules_name: str) -> str:
         if margin <= 0:
             return gettext("这手牌头最大的分法就是最好的分法，另有一种分法和它一样好。")
         return gettext(
-            "这手牌头最大的分法就是最好的分法：换成别的分法，头变小了，尾补回来的不够，"
+            "这手牌头最大的分法就是最好的分法：换成别的分法，头不会更大，尾补回来的也不够，"
             "每次比牌平均要少赢 %(d)s 或更多。"
         ) % {"d": f"{margin:.3f}"}
     bh, bt = _group_view(best.split.head, rules_name), _group_view(best.split.tail, rules_name)

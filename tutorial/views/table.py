@@ -8,8 +8,8 @@ tampered value is answered with 4xx and a message, and the state is unchanged.
 
 from __future__ import annotations
 
-import random
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +25,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine.advisor import advise
-from engine.bots import BOT_LEVELS, bot_action
+from engine.bots import BOT_LEVELS
 from engine.cards import Card, CardError
 from engine.game import (
     MAX_REBUY,
@@ -42,9 +42,11 @@ from engine.game import (
 from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
-from tutorial import table_store
+from tutorial import jobs, ratelimit, table_store
+from tutorial.accounts import reader_key, writer_key
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -62,21 +64,13 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------------- helpers
-def _owner(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
-
-
 def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
     qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
     try:
         table = qs.get(pk=table_id)
     except PracticeTable.DoesNotExist:
         raise Http404("no such table") from None
-    if request.session.session_key is None or table.owner != request.session.session_key:
+    if table.owner != reader_key(request):
         raise Http404("no such table")  # never reveal that another visitor's table exists
     return table
 
@@ -87,7 +81,7 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
         return parse_int(value, low, high)
     except NumberError as e:
         words = {"name": name, "min": low, "max": high}
-        if e.out_of_range and (value or "").strip().startswith("-"):
+        if e.too_small:
             raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
             raise Rejected(_("%(name)s：数字太大，最多 %(max)s") % words) from None
@@ -111,19 +105,6 @@ def _squeeze_pending(table: PracticeTable, game: Game) -> bool:
         return h.round >= 3
     return (game.phase is Phase.SHOWDOWN and str(HUMAN) not in h.splits
             and str(HUMAN) not in h.sanhua)
-
-
-def _bot_turn(game: Game) -> int | None:
-    """The bot seat that acts next, if any (between hands: a bot that must re-buy)."""
-    if game.phase is Phase.BETWEEN:
-        for i, seat in enumerate(game.seats):
-            if seat.bot and not seat.left and seat.bobo <= 0:
-                return i
-        return None
-    actor = game.to_act
-    if actor is not None and game.seats[actor].bot:
-        return actor
-    return None
 
 
 # ---------------------------------------------------------------------- presentation
@@ -331,6 +312,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
     h = game.hand
     live = h is not None and h.result is None
     squeeze = _squeeze_pending(table, game)
+    bot = table_store.bot_turn(game)
     # While the learner squeezes, who leads round 3 and who acts first would tell how
     # their fourth card compares with the others' (the lead goes to the highest card).
     marks = live and not squeeze
@@ -362,7 +344,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
             "folded": h is not None and i in h.order and h.folded[i],
             "dealer": h is not None and h.dealer == i, "dangjia": h is not None and h.dangjia == i,
             "to_act": marks and h is not None and h.to_act == i,
-            "leader": marks and h is not None and h.leader == i and h.round in (2, 3),
+            "leader": marks and game.opener() == i,
         })
     human_cards: list[CardView] = []
     if h is not None and HUMAN in h.order:
@@ -372,13 +354,17 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
     legal = game.legal_actions(HUMAN)
     my_turn = live and h is not None and h.to_act == HUMAN and not squeeze
     hint_rows = _hint(game) if hint and my_turn and game.phase is Phase.SHOWDOWN else None
-    log = hand_log(game, h, lambda i: display_name(game, i), not live) if h is not None else []
+    log = (hand_log(game, h, lambda i: display_name(game, i), not live, squeeze)
+           if h is not None else [])
     pot = (h.pot_start if live and h is not None else game.state.pot)
     return {
         "table": table, "game": game, "seq": game.seq, "seats": seats, "hand": h, "live": live,
         "phase": game.phase.value, "legal": legal, "my_turn": my_turn,
         "acts": [a.value for a in legal.acts],
-        "bot_turn": _bot_turn(game) is not None and not squeeze,
+        "bot_turn": bot is not None and not squeeze,
+        # an expert's move asked of a worker: queued / running / failed (None: not asked)
+        "thinking": (jobs.state(jobs.move_key(table.id, game.seq))
+                     if bot is not None and table_store.heavy(game, bot) else None),
         "squeeze": squeeze, "human_cards": human_cards,
         "level": h.level if live and h is not None else 0,
         "round": h.round if h is not None else 0,
@@ -406,10 +392,11 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 # ---------------------------------------------------------------------- views
 @require_http_methods(["GET", "POST"])
 @rate_limited("new")
+@same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
     context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
-    owner = request.session.session_key
+    owner = reader_key(request)
     if owner:
         context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
     if request.method == "GET":
@@ -433,7 +420,7 @@ def start(request: HttpRequest) -> HttpResponse:
     players: list[tuple[str, str | None]] = [(_("你"), None)]
     players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
     game = Game.new(players, rules, seed=secrets.randbits(32))
-    table = PracticeTable.objects.create(owner=_owner(request), state=game.to_dict(),
+    table = PracticeTable.objects.create(owner=writer_key(request), state=game.to_dict(),
                                          seq=game.seq)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
@@ -446,7 +433,10 @@ def play(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 
 
 def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
-    """Apply one POSTed action atomically; 4xx with the board and a message if refused."""
+    """Apply one POSTed action atomically; 4xx with the board and a message if refused.
+    An expert bot's move is asked of a worker instead (:func:`tutorial.jobs.ask_move`):
+    the board then shows it thinking and polls until the table has moved on."""
+    coach_on = not request.session.get("coach_off", False)
     try:
         with transaction.atomic():
             table = _load(request, table_id, lock=True)
@@ -455,18 +445,23 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
             try:
                 _check_seq(request, table)
                 if kind == "bot":
-                    _bot_step(table, game)
+                    if _bot_step(request, table, game, coach_on):
+                        return _after_post(request, table, game)
                 elif kind == "squeeze":
                     _squeeze(table, game)
                 else:
                     game.apply(_human_action(request, game, table))
             except ActionError as e:
                 raise Rejected(error_message(e, display_names(game))) from None
-            table_store.save(table, game, before)
+            jobs.advance(table, game, before, coach_on)
     except Rejected as e:
         table = _load(request, table_id)
         return _render(request, table, Game.from_dict(table.state), error=e.message,
                        status=e.status)
+    return _after_post(request, table, game)
+
+
+def _after_post(request: HttpRequest, table: PracticeTable, game: Game) -> HttpResponse:
     if getattr(request, "htmx", False):
         return _render(request, table, game)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
@@ -492,7 +487,9 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
         raise Rejected(_("现在不是你说话，轮到 %(who)s") % {
             "who": display_name(game, game.to_act)}, 409)
     if act is Act.RAISE:
-        amount = _int(request.POST.get("amount"), _("返到多少"))
+        # at most what the board shows (最多 …); below its 最少 the engine says why
+        amount = _int(request.POST.get("amount"), _("返到多少"),
+                      high=game.legal_actions(HUMAN).max_raise or MAX_AMOUNT)
         return Action(act, HUMAN, amount)
     if act is Act.SPLIT:
         picked = request.POST.getlist("head")
@@ -506,14 +503,24 @@ def _human_action(request: HttpRequest, game: Game, table: PracticeTable) -> Act
     return Action(act, HUMAN)
 
 
-def _bot_step(table: PracticeTable, game: Game) -> None:
+def _bot_step(request: HttpRequest, table: PracticeTable, game: Game, coach_on: bool) -> bool:
+    """The bot to act moves; True if its move was asked of a worker instead (heavy: a
+    compute request, rate-limited in the "compute" scope)."""
     if _squeeze_pending(table, game):
         raise Rejected(_("先把第四张牌串开"), 409)
-    seat = _bot_turn(game)
+    seat = table_store.bot_turn(game)
     if seat is None:
         raise Rejected(_("现在没有电脑要说话"), 409)
-    rng = random.Random(game.state.seed * 7919 + game.seq)
-    game.apply(bot_action(game, seat, rng))
+    if table_store.heavy(game, seat):
+        if jobs.state(jobs.move_key(table.id, table.seq)) in (jobs.QUEUED, jobs.RUNNING):
+            return True  # asked already: nothing to count
+        wait = ratelimit.hit("compute", ratelimit.client_address(request), time.time())
+        if wait is not None:
+            raise Rejected(_("请求太频繁了，请 %(s)s 秒后再试。") % {"s": wait}, 429)
+        jobs.ask_move(table, coach_on)
+        return True
+    table_store.play_bot(game, seat)
+    return False
 
 
 @require_GET

@@ -118,13 +118,20 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
         "dots": ["done"] * (n - 1) + ["current"] + ["todo"] * (len(all_stops) - n),
     }
     status = 200
+    legal = teaching.legal(game)
     if "act" in form:
         try:
             act = Act(form["act"])
-            raw = form.get("amount")
-            amount = parse_int(raw, 0, 10_000_000) if act is Act.RAISE else None
+            amount = None
+            if act is Act.RAISE and legal.min_raise is not None and legal.max_raise is not None:
+                amount = parse_int(form.get("amount"), legal.min_raise, legal.max_raise)
             tried = teaching.attempt(current, game, act, amount, form.getlist("head"))
-        except (ValueError, NumberError):
+        except NumberError:  # the board says "a 到 b" under the field: so does this
+            context["problem"] = pgettext(
+                "course", "返到多少：要写 %(a)s 到 %(b)s 之间的整数。") % {
+                    "a": legal.min_raise, "b": legal.max_raise}
+            status = 400
+        except ValueError:
             context["problem"] = pgettext(
                 "course", "现在不能这样做：请按下面的一个按钮（返要写到多少，扯要选两张牌）。")
             status = 400
@@ -138,7 +145,6 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
             context["why"] = text(tried.why) if tried.why else text(
                 "在这手教学里，先照建议打；以后在练习牌桌上可以随便试。")
     h = game.hand
-    legal = teaching.legal(game)
     choosing = current.you is not None
     context.update(
         title=text(current.title),

@@ -17,8 +17,11 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from tutorial import walkthroughs as wt
+from tutorial.course import lesson
+from tutorial.pagecache import visitor_independent
 
 
+@visitor_independent
 def index(request: HttpRequest) -> HttpResponse:
     entries = wt.all_walkthroughs()
     sections = [
@@ -35,6 +38,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponseRedirect(reverse("walkthrough_step", args=[slug, 1]))
 
 
+@visitor_independent
 def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     walkthrough = wt.get_walkthrough(slug)
     if walkthrough is None:
@@ -43,6 +47,10 @@ def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     if not 1 <= n <= total:
         raise Http404(_("这个例题没有这一步。"))
     current = walkthrough.steps[n - 1]
+    # opened from a lesson's reading list: every step keeps ?course=, and the last leads
+    # back to that lesson's exercises (tutorial.course.returning)
+    from_lesson = lesson(request.GET.get("course", ""))
+    back = f"?course={from_lesson.slug}" if from_lesson is not None else ""
     context = {
         "walkthrough": walkthrough,
         "step": current,
@@ -51,8 +59,8 @@ def step(request: HttpRequest, slug: str, n: int) -> HttpResponse:
         "numbers": [
             {"n": i, "title": s.title} for i, s in enumerate(walkthrough.steps, 1)
         ],
-        "prev_url": reverse("walkthrough_step", args=[slug, n - 1]) if n > 1 else "",
-        "next_url": reverse("walkthrough_step", args=[slug, n + 1]) if n < total else "",
+        "prev_url": reverse("walkthrough_step", args=[slug, n - 1]) + back if n > 1 else "",
+        "next_url": reverse("walkthrough_step", args=[slug, n + 1]) + back if n < total else "",
         "facts_json": json.dumps(current.facts, ensure_ascii=False, sort_keys=True),
         "fragment": False,
     }

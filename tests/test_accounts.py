@@ -1,0 +1,499 @@
+"""Accounts (issue 22): sign-up with recovery codes, login and logout, the merge of
+anonymous progress (rule by rule), two devices on one account, the data download,
+deleting the account (every model scanned), and the safety rules (session rotation,
+other sessions ended, rate limits that tell no usernames apart, safe ``?next=``, CSRF,
+no cross-account reads, no name in the shared page cache)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
+from django.core import serializers
+from django.test import Client
+
+from tutorial import accounts
+from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
+from tutorial.models_coach import HandReview
+from tutorial.models_course import CourseProgress
+from tutorial.models_night import Night
+from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard
+from tutorial.models_table import PracticeHand, PracticeTable
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "river-card-2718"
+T0 = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
+FAST_HASHER = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fast(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = FAST_HASHER
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": (1000, 600),
+                            "login-account": (1000, 600), "signup": (1000, 600)}
+
+
+def session_key(client: Client) -> str:
+    """The client's session key, the session created first if needed."""
+    session = client.session
+    session["seen"] = True
+    session.save()
+    return str(session.session_key)
+
+
+def signup(client: Client, username: str, **extra: str) -> Any:
+    return client.post("/accounts/signup/", {"username": username, "password1": PASSWORD,
+                                             "password2": PASSWORD, **extra})
+
+
+def log_in(client: Client, username: str, password: str = PASSWORD, **extra: str) -> Any:
+    return client.post("/accounts/login/", {"username": username, "password": password,
+                                            **extra})
+
+
+def make_user(name: str = "alice") -> User:
+    return User.objects.create_user(name, password=PASSWORD)
+
+
+def course(key: str, lesson: str, *, stars: int = 0, run: str = "", done: datetime | None = None,
+           at: datetime = T0) -> CourseProgress:
+    return CourseProgress.objects.create(session_key=key, lesson=lesson, stars=stars, run=run,
+                                         completed_at=done, updated_at=at)
+
+
+def card(key: str, item: str, *, last: datetime | None, due: datetime, stability: float = 1.0,
+         reviews: int = 1, lapses: int = 0) -> ReviewCard:
+    return ReviewCard.objects.create(session_key=key, item=item, last_review=last, due=due,
+                                     stability=stability, reviews=reviews, lapses=lapses)
+
+
+def table(key: str) -> PracticeTable:
+    t = PracticeTable.objects.create(owner=key, state={"s": 1})
+    PracticeHand.objects.create(table=t, number=1, hand={"h": 1})
+    HandReview.objects.create(table=t, number=1, data={"r": 1})
+    return t
+
+
+def night(title: str) -> Night:
+    return Night.objects.create(title=title, players=["甲", "乙"], starting_bobo=2000,
+                                end_at=T0)
+
+
+# --------------------------------------------------------------------------- sign-up, codes
+
+
+def test_signup_shows_codes_once_stores_digests_and_hashes_with_argon2(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
+    client = Client()
+    response = signup(client, "alice")
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    codes = re.findall(r"<code>([a-z2-9]{4}(?:-[a-z2-9]{4}){3})</code>", response.text)
+    assert len(codes) == accounts.RECOVERY_CODES == len(set(codes))
+    user = User.objects.get(username="alice")
+    assert user.password.startswith("argon2$")
+    stored = set(RecoveryCode.objects.filter(user=user).values_list("digest", flat=True))
+    assert len(stored) == 10 and not stored & set(codes)
+    assert all(code not in json.dumps(list(Session.objects.values("session_data")))
+               for code in codes)
+    page = client.get("/accounts/")
+    assert page.status_code == 200 and "还剩 10 个没用过的恢复码" in page.text
+    assert not any(code in page.text for code in codes)  # shown once only
+
+
+def test_signup_refuses_a_taken_username_and_a_weak_password() -> None:
+    make_user("alice")
+    assert signup(Client(), "Alice").status_code == 400
+    bad = Client().post("/accounts/signup/", {"username": "bob", "password1": "123",
+                                              "password2": "123"})
+    assert bad.status_code == 400 and not User.objects.filter(username="bob").exists()
+
+
+def test_every_page_works_without_an_account() -> None:
+    client = Client()
+    for url in ("/", "/course/", "/quiz/", "/table/", "/night/", "/cards/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "登录/注册" in response.text
+    assert client.get("/accounts/").status_code == 302
+    assert client.get("/accounts/data.json").status_code == 302
+
+
+# --------------------------------------------------------------------------- merge rules
+
+
+def test_merge_moves_rows_only_the_anonymous_side_has() -> None:
+    user = make_user()
+    target = accounts.user_key(user.pk)
+    course("anon", "cards", stars=2, done=T0)
+    QuizProgress.objects.create(session_key="anon", kind="bigger", answered=4, correct=3)
+    card("anon", "rank:RQ", last=T0, due=T0)
+    QuizQuestion.objects.create(session_key="anon", kind="bigger", seed=1, level=1,
+                                issued_at=T0, answered_at=T0, correct=True)
+    t = table("anon")
+    accounts.merge("anon", target)
+    assert CourseProgress.objects.get(session_key=target).stars == 2
+    assert QuizProgress.objects.get(session_key=target).answered == 4
+    assert ReviewCard.objects.get(session_key=target).item == "rank:RQ"
+    assert QuizQuestion.objects.get().session_key == target
+    assert PracticeTable.objects.get(pk=t.pk).owner == target
+    assert HandReview.objects.get().table_id == t.pk  # reviews follow their table
+    for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
+        assert not model.objects.filter(session_key="anon").exists()
+
+
+def test_merge_course_keeps_best_stars_first_completion_and_latest_run() -> None:
+    user = make_user()
+    target = accounts.user_key(user.pk)
+    later = T0 + timedelta(days=1)
+    # stars: the account's 3 beat the visitor's 2; the visitor finished first; the
+    # visitor answered last, so their attempt under way ("10") is the one kept.
+    course(target, "cards", stars=3, done=T0 + timedelta(hours=5), run="", at=T0)
+    course("anon", "cards", stars=2, done=T0, run="10", at=later)
+    # the other way round: the visitor's stars are better, the account answered last.
+    course(target, "pairs", stars=1, done=T0, run="1", at=later)
+    course("anon", "pairs", stars=3, done=None, run="0", at=T0)
+    # only the visitor finished
+    course(target, "rules", run="1", at=T0)
+    course("anon", "rules", stars=2, done=T0, run="", at=T0 - timedelta(days=1))
+    accounts.merge("anon", target)
+    rows = {r.lesson: r for r in CourseProgress.objects.filter(session_key=target)}
+    assert (rows["cards"].stars, rows["cards"].completed_at, rows["cards"].run) == (3, T0, "10")
+    assert rows["cards"].updated_at == later
+    assert (rows["pairs"].stars, rows["pairs"].completed_at, rows["pairs"].run) == (3, T0, "1")
+    assert (rows["rules"].stars, rows["rules"].completed_at, rows["rules"].run) == (2, T0, "1")
+    assert CourseProgress.objects.count() == 3
+
+
+def test_merge_quiz_counts_add_up_best_streak_is_larger_streak_is_latest() -> None:
+    user = make_user()
+    target = accounts.user_key(user.pk)
+    QuizProgress.objects.create(session_key=target, kind="bigger", answered=10, correct=7,
+                                streak=2, best_streak=5, updated_at=T0)
+    QuizProgress.objects.create(session_key="anon", kind="bigger", answered=3, correct=3,
+                                streak=3, best_streak=3, updated_at=T0 + timedelta(hours=1))
+    QuizProgress.objects.create(session_key=target, kind="name", answered=2, correct=2,
+                                streak=2, best_streak=2, updated_at=T0 + timedelta(hours=1))
+    QuizProgress.objects.create(session_key="anon", kind="name", answered=9, correct=8,
+                                streak=0, best_streak=8, updated_at=T0)
+    accounts.merge("anon", target)
+    rows = {r.kind: r for r in QuizProgress.objects.filter(session_key=target)}
+    big, name = rows["bigger"], rows["name"]
+    assert (big.answered, big.correct, big.streak, big.best_streak) == (13, 10, 3, 5)
+    assert (name.answered, name.correct, name.streak, name.best_streak) == (11, 10, 2, 8)
+    assert QuizProgress.objects.count() == 2
+
+
+def test_merge_review_card_keeps_the_latest_schedule_and_adds_reviews() -> None:
+    user = make_user()
+    target = accounts.user_key(user.pk)
+    later = T0 + timedelta(days=2)
+    card(target, "rank:A", last=T0, due=T0 + timedelta(days=10), stability=9, reviews=4)
+    card("anon", "rank:A", last=later, due=later + timedelta(minutes=10), stability=0.5,
+         reviews=2, lapses=1)
+    card(target, "rank:B", last=later, due=later + timedelta(days=3), stability=3, reviews=1)
+    card("anon", "rank:B", last=T0, due=T0 + timedelta(days=1), stability=1, reviews=5)
+    card(target, "rank:C", last=None, due=T0, stability=0, reviews=0)  # never reviewed
+    card("anon", "rank:C", last=T0, due=T0 + timedelta(days=1), stability=2, reviews=1)
+    accounts.merge("anon", target)
+    rows = {c.item: c for c in ReviewCard.objects.filter(session_key=target)}
+    a, b, c = rows["rank:A"], rows["rank:B"], rows["rank:C"]
+    # A: the visitor's lapse yesterday is the latest fact: the card comes back soon.
+    assert (a.last_review, a.due, a.stability, a.reviews, a.lapses) == (
+        later, later + timedelta(minutes=10), 0.5, 6, 1)
+    assert (b.last_review, b.stability, b.reviews) == (later, 3, 6)
+    assert (c.last_review, c.stability, c.reviews) == (T0, 2, 1)
+    assert ReviewCard.objects.count() == 3
+
+
+def test_merge_keeps_both_sides_tables_and_questions() -> None:
+    user = make_user()
+    target = accounts.user_key(user.pk)
+    mine, theirs = table(target), table("anon")
+    for key in (target, "anon"):
+        QuizQuestion.objects.create(session_key=key, kind="bigger", seed=1, level=1,
+                                    issued_at=T0, answered_at=T0, correct=True)
+    accounts.merge("anon", target)
+    assert set(PracticeTable.objects.filter(owner=target)) == {mine, theirs}
+    assert QuizQuestion.objects.filter(session_key=target).count() == 2
+    assert HandReview.objects.filter(table__owner=target).count() == 2
+
+
+def test_signup_and_login_merge_the_visitors_progress_and_nights() -> None:
+    client = Client()
+    key = session_key(client)
+    course(key, "cards", stars=3, done=T0)
+    t = table(key)
+    created = client.post("/night/", {"player1": "甲", "player2": "乙", "stakes": "1、3",
+                                      "bobo": "2000", "end": "23:00", "tz": "UTC"})
+    assert created.status_code == 302
+    signup(client, "alice")
+    user = User.objects.get(username="alice")
+    target = accounts.user_key(user.pk)
+    assert CourseProgress.objects.get(lesson="cards").session_key == target
+    assert PracticeTable.objects.get(pk=t.pk).owner == target
+    assert AccountNight.objects.filter(user=user).count() == 1
+    client.post("/accounts/logout/")
+    # a second browser: progress of its own, merged at login
+    other = Client()
+    other_key = session_key(other)
+    course(other_key, "cards", stars=1, done=T0 - timedelta(days=1), run="0",
+           at=T0 + timedelta(days=1))
+    course(other_key, "pairs", stars=2, done=T0)
+    assert log_in(other, "alice").status_code == 302
+    rows = {r.lesson: r for r in CourseProgress.objects.all()}
+    assert set(rows) == {"cards", "pairs"}
+    assert {r.session_key for r in rows.values()} == {target}
+    assert (rows["cards"].stars, rows["cards"].completed_at) == (3, T0 - timedelta(days=1))
+    page = other.get("/course/")
+    assert page.status_code == 200
+    home = other.get("/night/")
+    assert Night.objects.get().token in home.text  # the night's organiser link followed
+
+
+def test_logging_in_as_someone_else_merges_nothing_from_the_first_account() -> None:
+    make_user("alice"), make_user("bob")
+    client = Client()
+    log_in(client, "alice")
+    alice = accounts.user_key(User.objects.get(username="alice").pk)
+    course(alice, "cards", stars=3)
+    log_in(client, "bob")
+    assert CourseProgress.objects.get().session_key == alice
+
+
+# --------------------------------------------------------------------------- two devices
+
+
+def test_two_devices_see_the_same_progress() -> None:
+    make_user()
+    laptop, phone = Client(), Client()
+    log_in(laptop, "alice"), log_in(phone, "alice")
+    key = accounts.user_key(User.objects.get().pk)
+    course(key, "cards", stars=3, done=T0)
+    card(key, "rank:RQ-B9", last=T0, due=T0)
+    made = laptop.post("/table/", {"bots": "2", "level": "simple", "stakes": "1、3",
+                                   "mango": "fixed"})
+    assert made.status_code == 303
+    for device in (laptop, phone):
+        assert device.get("/course/").context["stars"] == 3
+        assert device.get("/quiz/").context["due"].now == 1
+        assert device.get(made["Location"]).status_code == 200
+        assert device.get("/table/").context["mine"][0].owner == key
+    assert Client().get(made["Location"]).status_code == 404  # a stranger
+
+
+# --------------------------------------------------------------------------- safety
+
+
+def test_login_rotates_the_session_key_and_records_the_session() -> None:
+    make_user()
+    client = Client()
+    before = session_key(client)
+    assert log_in(client, "alice").status_code == 302
+    after = client.cookies["sessionid"].value
+    assert after != before and not Session.objects.filter(session_key=before).exists()
+    assert LoginSession.objects.get().session_key == after
+
+
+def test_next_stays_on_the_site() -> None:
+    make_user()
+    for target, expected in (("/quiz/", "/quiz/"), ("https://evil.example/", "/accounts/"),
+                             ("//evil.example/x", "/accounts/"), ("/\\evil.example", "/accounts/")):
+        client = Client()
+        response = log_in(client, "alice", next=target)
+        assert response.status_code == 302 and response["Location"] == expected, target
+    response = signup(Client(), "bob", next="https://evil.example/")
+    assert 'href="/accounts/"' in response.text and "evil" not in response.text
+    response = signup(Client(), "carol", next="/cards/")
+    assert 'href="/cards/"' in response.text
+
+
+def test_unknown_user_and_wrong_password_get_the_same_answer() -> None:
+    make_user()
+    wrong = log_in(Client(), "alice", "nope-nope-nope")
+    unknown = log_in(Client(), "nobody", "nope-nope-nope")
+    assert wrong.status_code == unknown.status_code == 200
+
+    def errors(text: str) -> list[str]:
+        return re.findall(r'<ul class="errorlist nonfield">(.*?)</ul>', text, re.S)
+
+    assert errors(wrong.text) == errors(unknown.text) != []
+
+
+def test_login_attempts_are_limited_per_account_and_per_client(settings: Any) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": (6, 600),
+                            "login-account": (3, 600)}
+    make_user()
+    for i in range(3):
+        assert log_in(Client(REMOTE_ADDR=f"10.0.0.{i}"), "alice", "bad").status_code == 200
+    # the account is locked for everyone, even with the right password
+    blocked = log_in(Client(REMOTE_ADDR="10.0.1.1"), "alice")
+    assert blocked.status_code == 429 and "分钟后再试" in blocked.text
+    assert "Retry-After" in blocked
+    # an unknown username is locked the same way (nothing tells them apart)
+    for _ in range(3):
+        log_in(Client(REMOTE_ADDR="10.0.2.1"), "ghost", "bad")
+    ghost = log_in(Client(REMOTE_ADDR="10.0.3.1"), "ghost", "bad")
+    assert ghost.status_code == 429
+    assert ghost.text.count("分钟后再试") == blocked.text.count("分钟后再试") == 1
+    # per client: one address trying many usernames
+    client = Client(REMOTE_ADDR="10.9.9.9")
+    statuses = [log_in(client, f"user{i}", "bad").status_code for i in range(8)]
+    assert statuses == [200] * 6 + [429] * 2
+
+
+def test_csrf_is_checked_on_every_account_form() -> None:
+    make_user()
+    client = Client(enforce_csrf_checks=True)
+    for url in ("/accounts/login/", "/accounts/signup/", "/accounts/recover/"):
+        assert client.post(url, {"username": "alice", "password": PASSWORD}).status_code == 403
+    client.force_login(User.objects.get())
+    for url in ("/accounts/logout/", "/accounts/password/", "/accounts/codes/",
+                "/accounts/delete/"):
+        assert client.post(url, {"password": PASSWORD}).status_code == 403, url
+    assert User.objects.exists()
+
+
+def test_password_change_ends_the_other_sessions() -> None:
+    make_user()
+    laptop, phone = Client(), Client()
+    log_in(laptop, "alice"), log_in(phone, "alice")
+    new = "another-pass-3141"
+    response = laptop.post("/accounts/password/", {
+        "old_password": PASSWORD, "new_password1": new, "new_password2": new})
+    assert response.status_code == 302
+    assert laptop.get("/accounts/").status_code == 200  # still logged in
+    assert phone.get("/accounts/").status_code == 302  # logged out
+    assert LoginSession.objects.count() == 1
+    assert Session.objects.count() == 1
+
+
+def test_recovery_code_resets_the_password_once_and_ends_sessions() -> None:
+    client = Client()
+    codes = re.findall(r"<code>([^<]+)</code>", signup(client, "alice").text)
+    form = {"username": "alice", "new_password1": "fresh-pass-2026",
+            "new_password2": "fresh-pass-2026"}
+    wrong = Client().post("/accounts/recover/", {**form, "code": "aaaa-bbbb-cccc-dddd"})
+    unknown = Client().post("/accounts/recover/", {**form, "username": "ghost",
+                                                   "code": codes[0]})
+    assert wrong.status_code == unknown.status_code == 400
+    assert "用户名或恢复码不对" in wrong.text and "用户名或恢复码不对" in unknown.text
+    ok = Client().post("/accounts/recover/", {**form, "code": codes[0].upper()})
+    assert ok.status_code == 302
+    assert client.get("/accounts/").status_code == 302  # the old session ended
+    assert log_in(Client(), "alice", "fresh-pass-2026").status_code == 302
+    again = Client().post("/accounts/recover/", {**form, "code": codes[0]})
+    assert again.status_code == 400  # spent
+    assert RecoveryCode.objects.count() == 9
+
+
+def test_new_codes_need_the_password() -> None:
+    make_user()
+    client = Client()
+    log_in(client, "alice")
+    assert client.post("/accounts/codes/", {"password": "wrong"}).status_code == 400
+    response = client.post("/accounts/codes/", {"password": PASSWORD})
+    assert response.status_code == 200 and len(re.findall("<code>", response.text)) == 10
+
+
+def test_the_header_shows_the_name_but_the_page_cache_never_does() -> None:
+    make_user("alice")
+    anon = Client()
+    assert "登录/注册" in anon.get("/cards/").text  # cached now
+    alice = Client()
+    log_in(alice, "alice")
+    page = alice.get("/cards/").text
+    assert "alice" in page and "退出" in page and "登录/注册" not in page
+    assert "alice" not in anon.get("/cards/").text
+    assert "alice" not in Client().get("/pairs/").text
+    assert "alice" in alice.get("/pairs/").text
+
+
+# --------------------------------------------------------------------------- data, deletion
+
+
+def fill(client: Client, name: str) -> User:
+    """An account with a row in every table a learner can fill."""
+    signup(client, name)
+    user = User.objects.get(username=name)
+    key = accounts.user_key(user.pk)
+    course(key, "cards", stars=2, done=T0)
+    QuizProgress.objects.create(session_key=key, kind="bigger", answered=1, correct=1)
+    card(key, "rank:RQ", last=T0, due=T0)
+    QuizQuestion.objects.create(session_key=key, kind="bigger", seed=7, level=1,
+                                issued_at=T0, answered_at=T0, correct=True)
+    table(key)
+    n = night(f"{name}'s night")
+    n.add_event("hand", {"kind": "show", "nets": {}})
+    AccountNight.objects.create(user=user, night=n)
+    return user
+
+
+def test_the_download_holds_everything_of_the_learner_and_nothing_else() -> None:
+    fill(Client(), "bob")
+    client = Client()
+    user = fill(client, "alice")
+    response = client.get("/accounts/data.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    data = json.loads(response.content)
+    assert data["account"]["username"] == "alice"
+    assert [c["lesson"] for c in data["course"]] == ["cards"]
+    assert len(data["quiz_progress"]) == len(data["review_cards"]) == 1
+    assert len(data["quiz_answers"]) == 1
+    assert len(data["practice_tables"]) == 1
+    assert len(data["practice_tables"][0]["hands"]) == 1
+    assert len(data["practice_tables"][0]["reviews"]) == 1
+    assert [n["title"] for n in data["nights"]] == ["alice's night"]
+    assert len(data["nights"][0]["events"]) == 1
+    assert len(data["account"]["recovery_codes"]) == 10
+    assert "bob's night" not in response.text and '"bob"' not in response.text
+    assert user.password not in response.text
+
+
+def _dump() -> str:
+    return "\n".join(serializers.serialize("json", model._default_manager.all())
+                     for model in apps.get_models())
+
+
+def test_deleting_the_account_leaves_nothing_behind_in_any_table() -> None:
+    bob = fill(Client(), "bob")
+    laptop = Client()
+    user = fill(laptop, "alice")
+    phone = Client()
+    log_in(phone, "alice")
+    key, pk = accounts.user_key(user.pk), user.pk
+    tokens = list(Night.objects.filter(organisers__user=user).values_list("token", flat=True))
+    table_ids = [str(t) for t in PracticeTable.objects.filter(owner=key).values_list("pk",
+                                                                                    flat=True)]
+    assert laptop.get("/accounts/delete/").status_code == 200
+    assert laptop.post("/accounts/delete/", {"password": "wrong"}).status_code == 400
+    assert User.objects.filter(pk=pk).exists()
+    response = laptop.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 302
+    dump = _dump()
+    for trace in (key, '"alice"', "alice's night", *tokens, *table_ids,
+                  accounts.account_tag("alice")):
+        assert trace not in dump, trace
+    for session in Session.objects.all():  # no session still logged in as alice
+        assert session.get_decoded().get("_auth_user_id") != str(pk)
+    assert phone.get("/accounts/").status_code == 302
+    # bob's things are untouched
+    assert User.objects.filter(pk=bob.pk).exists()
+    assert CourseProgress.objects.filter(session_key=accounts.user_key(bob.pk)).count() == 1
+    assert AccountNight.objects.filter(user=bob).count() == 1
+
+
+def test_account_pages_for_phones_and_english() -> None:
+    make_user()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    log_in(client, "alice")
+    page = client.get("/accounts/")
+    assert page.status_code == 200
+    assert "Download my data" in page.text and "Log out" in page.text

@@ -1,0 +1,112 @@
+"""Accounts in real browsers (issue 22): a visitor opens a table without an account, signs
+up from the header (the recovery codes shown once), and the table is in the account; a
+phone (360 px) with a table of its own logs in to the same account and then holds both;
+logging out leaves them in the account.  Screenshots in tests/artifacts/accounts-*.png
+(zh and en, 1280 and 360 px); axe on every account page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tutorial.models_table import PracticeTable
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "river-card-2718"
+
+
+def open_table(page: Any, base: str) -> str:
+    page.goto(base + "/table/")
+    page.get_by_role("button", name="开桌").click()
+    page.wait_for_url("**/table/*-*/")
+    return str(page.url)
+
+
+def mine(page: Any, base: str) -> list[str]:
+    page.goto(base + "/table/")
+    return sorted(page.locator("main a[href^='/table/']").evaluate_all(
+        "links => links.map(a => a.getAttribute('href')).filter(h => h.length > 20)"))
+
+
+def test_sign_up_merge_then_log_in_on_a_phone(
+    live_server: Any, browser_page: Any, phone_page: Any, axe: Any,
+    screenshot: Callable[..., Any],
+) -> None:
+    base = live_server.url
+    laptop = browser_page
+    first = open_table(laptop, base)
+    laptop.get_by_role("link", name="登录/注册").click()
+    axe(laptop)
+    laptop.get_by_role("link", name="注册一个").click()
+    laptop.fill("#id_username", "learner")
+    laptop.fill("#id_password1", PASSWORD)
+    laptop.fill("#id_password2", PASSWORD)
+    axe(laptop)
+    laptop.get_by_role("button", name="注册").click()
+    codes = laptop.locator(".recovery-codes code").all_inner_texts()
+    assert len(codes) == 10
+    axe(laptop)
+    screenshot(laptop, "accounts-codes-1280")
+    laptop.get_by_role("link", name="存好了，继续").click()
+    assert "learner" in laptop.inner_text(".account-nav")
+    axe(laptop)
+    screenshot(laptop, "accounts-account-1280")
+    assert mine(laptop, base) == [first.removeprefix(base)]
+
+    # a phone with a table of its own logs in: it lands back where it was, with both
+    phone = phone_page
+    phone.set_viewport_size({"width": 360, "height": 780})
+    second = open_table(phone, base)
+    for language in ("en", "zh-hans"):  # the header fits at 360 px
+        phone.goto(base + f"/lang/?language={language}&next=/table/")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        screenshot(phone, f"accounts-header-{language}-360", full_page=False)
+    phone.get_by_role("link", name="登录/注册").click()
+    phone.fill("#id_username", "learner")
+    phone.fill("#id_password", PASSWORD)
+    screenshot(phone, "accounts-login-360")
+    phone.get_by_role("button", name="登录").click()
+    phone.wait_for_url(base + "/table/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    both = sorted([first.removeprefix(base), second.removeprefix(base)])
+    assert mine(phone, base) == both == mine(laptop, base)
+    assert PracticeTable.objects.filter(owner__startswith="user:").count() == 2
+    response = phone.goto(first)  # the phone plays on at the laptop's table
+    assert response is not None and response.status == 200
+
+    # English account page on the phone
+    phone.goto(base + "/lang/?language=en&next=/accounts/")
+    assert "Download my data" in phone.inner_text("main")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(phone)
+    screenshot(phone, "accounts-account-en-360")
+
+    # logging out keeps everything in the account
+    phone.get_by_role("button", name="Log out").click()
+    phone.wait_for_url(base + "/")
+    assert "Log in / sign up" in phone.inner_text(".account-nav")
+    assert mine(phone, base) == []
+    assert mine(laptop, base) == both
+
+
+def test_delete_account_in_the_browser(live_server: Any, browser_page: Any, axe: Any,
+                                       screenshot: Callable[..., Any]) -> None:
+    base = live_server.url
+    page = browser_page
+    open_table(page, base)
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", "leaver")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_role("button", name="注册").click()
+    page.goto(base + "/accounts/")
+    page.get_by_role("link", name="删除账号……").click()
+    axe(page)
+    screenshot(page, "accounts-delete-1280")
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="输入密码，永久删除").click()
+    page.wait_for_url(base + "/")
+    assert "账号和里面的一切都删除了" in page.inner_text(".messages")
+    assert not PracticeTable.objects.exists()

@@ -1,0 +1,123 @@
+"""The probes (engine/probes.py: one line of strategy each) and the fixes that make the
+bots lose to them (issue 20 §2): 三花 is never folded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.bots import policy, share_above, view
+from engine.game import Act, Action, Game, Phase
+from engine.probes import PROBES, is_probe, probe_distribution
+from engine.rules import Rules
+from engine.simulate import act, parse_bots, rebuy_empty, simulate
+
+RAISES = (Act.RAISE, Act.TUO, Act.QIAO)
+
+
+def probe_decisions(probe: str, seats: int, seed: int, hands: int):  # type: ignore[no-untyped-def]
+    """Every betting decision of the probe in seat 0 against strong bots."""
+    game = Game.new([(probe, probe)] + [(f"b{i}", "strong") for i in range(1, seats)],
+                    Rules(), seed)
+    rng = random.Random(seed)
+    for _ in range(hands):
+        rebuy_empty(game)
+        game.apply(Action(Act.DEAL))
+        while game.phase is not Phase.BETWEEN:
+            actor = game.to_act
+            assert actor is not None
+            if actor == 0 and game.phase is Phase.BETTING:
+                yield game
+            game.apply(act(game, actor, rng))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([*PROBES, "top-10", "top-40"]),
+       st.sampled_from([2, 4]))
+def test_each_probe_plays_its_one_line(seed: int, probe: str, seats: int) -> None:
+    rules = Rules()
+    for game in probe_decisions(probe, seats, seed, 6):
+        v = view(game, 0)
+        ((action, p),) = probe_distribution(v, probe, rules)
+        assert p == 1 and game.can(action)
+        passive = Act.CALL if Act.CALL in v.legal else Act.CHECK
+        if probe == "always-qiao":
+            assert action.kind is (Act.QIAO if Act.QIAO in v.legal else passive)
+        elif probe == "always-call":
+            assert action.kind is passive
+        elif probe == "min-raise":
+            assert (action.amount == v.legal.min_raise and action.kind in RAISES
+                    if v.legal.min_raise is not None else action.kind is passive)
+        elif probe == "fold-to-bet":
+            assert action.kind is (Act.FOLD if Act.CALL in v.legal else Act.CHECK)
+        else:
+            top = share_above(v.own, rules) <= int(probe[4:]) / 100 and Act.QIAO in v.legal
+            tight = Act.FOLD if Act.CALL in v.legal else Act.CHECK
+            assert action.kind is (Act.QIAO if top else tight)
+
+
+def test_top_n_shoves_about_n_percent_of_first_two_cards() -> None:
+    rules = Rules()
+    game = Game.new([("p", "top-30"), ("b", "strong")], rules, 5)
+    shoves = 0
+    for i in range(400):
+        game = Game.new([("p", "top-30"), ("b", "strong")], rules, i, dealer=0)
+        game.apply(Action(Act.DEAL))
+        assert game.to_act == 0  # the probe acts first in round 1
+        ((action, _),) = probe_distribution(view(game, 0), "top-30", rules)
+        shoves += action.kind is Act.QIAO
+    assert 0.22 < shoves / 400 < 0.38
+
+
+def test_probe_names() -> None:
+    assert all(is_probe(p) for p in [*PROBES, "top-1", "top-100"])
+    assert not any(is_probe(p) for p in ["top-0", "top-101", "top-x", "top", "strong"])
+    with pytest.raises(ValueError, match="unknown"):
+        parse_bots("top-0,strong")
+    result = simulate(["always-qiao", "strong"], 60, seed=3, fresh=True)
+    assert sum(b.net for b in result.bots) == 0
+
+
+def round3(own: list[str], bet: int | None, level: str = "strong") -> Game:
+    """Seat 0 holds ``own`` in round 3, to act: facing a bet of ``bet`` by seat 1, or
+    with nobody having bet yet (``None``).  Both 瞧 in round 1; in round 2 seat 1 bets 10
+    and seat 0 calls."""
+    game = Game.new([("a", level), ("b", level)], Rules(), 1, dealer=1)
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck(
+        {0: own, 1: "B5 B5 B8 B8".split()})))
+    while game.hand is not None and game.hand.round == 1:
+        actor = game.to_act
+        assert actor is not None
+        game.apply(Action(Act.CALL if Act.CALL in game.legal_actions() else Act.CHECK, actor))
+    if game.to_act == 0:
+        game.apply(Action(Act.CHECK, 0))
+    game.apply(Action(Act.RAISE, 1, 10))
+    game.apply(Action(Act.CALL, 0))
+    assert game.hand is not None and game.hand.round == 3
+    if game.to_act == 1:
+        game.apply(Action(Act.RAISE, 1, bet) if bet else Action(Act.CHECK, 1))
+    elif bet:
+        game.apply(Action(Act.CHECK, 0))
+        game.apply(Action(Act.RAISE, 1, bet))
+    assert game.to_act == 0
+    return game
+
+
+def folds(game: Game) -> float:
+    return sum(p for a, p in policy(game, 0) if a.kind is Act.FOLD)
+
+
+@pytest.mark.parametrize("level", ["strong", "simple"])
+@pytest.mark.parametrize("bet", [20, None])
+def test_sanhua_is_never_folded(level: str, bet: int | None) -> None:
+    """B10 R10 B7 BJ (三花十) facing a round-3 bet of 20, and with nothing to call: the
+    stake comes back at worst, so 甩 has no probability (the strong bot folded it with
+    probability 0.72 when it priced only its split)."""
+    for own in ("B10 R10 B7 BJ", "R6 B6 JK B9"):
+        game = round3(own.split(), bet, level)
+        assert Act.CALL in game.legal_actions() if bet else Act.CHECK in game.legal_actions()
+        assert folds(game) == 0
+        assert sum(p for _, p in policy(game, 0)) == pytest.approx(1)
