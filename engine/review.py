@@ -31,13 +31,14 @@ standard error, computed from the learner's information only:
    ``qiao`` (敲 at the next decision, whenever 敲 is legal, else 瞧 / 休) and ``call``
    (瞧 / 休 to the end, never 甩 nor 返) — the one with the highest mean on the
    *selection* worlds.  So 瞧 now and 敲 next (slow-playing 天对) is priced as that line.
-5. **Selection, then evaluation.**  On ``worlds`` *selection* worlds every alternative
-   is priced with every continuation; each keeps its best continuation, and the
-   *rival* is the best of the alternatives other than the learner's choice.  Every
-   alternative (with its continuation) is then priced on *other*, independent worlds
-   (the evaluation): self-normalised importance sampling, the weighted mean and its
-   standard error ``sqrt(Σ w²(x − mean)²) / Σ w``.  If the evaluation shows another
-   alternative better than the rival by more than :data:`Z` paired standard errors,
+5. **Selection, then evaluation.**  On ``worlds // 2`` *selection* worlds every
+   alternative is priced with every continuation; each keeps its best continuation,
+   and the *rival* is the best of the alternatives other than the learner's choice.
+   Every alternative (with its continuation) is then priced on ``worlds`` *other*,
+   independent worlds (the evaluation): self-normalised importance sampling, the
+   weighted mean and its standard error ``sqrt(Σ w²(x − mean)²) / Σ w``.  If the
+   evaluation shows another alternative better than the rival by more than :data:`Z`
+   paired standard errors,
    that one becomes the rival and is priced on fresh worlds (at most :data:`RESELECT`
    times; if the last evaluation still shows a clearly better one, the grade is 难分).
    The loss is the rival's mean minus the choice's, paired on the evaluation worlds
@@ -113,8 +114,8 @@ __all__ = [
     "wins_showdown",
 ]
 
-WORLDS = 100  # worlds per set (selection, evaluation); scripts/bench_review.py: the time
-MAX_WORLDS = 800  # the evaluation grows (doubling) up to this many worlds
+WORLDS = 100  # evaluation worlds (half as many select); scripts/bench_review.py: the time
+MAX_WORLDS = 4 * WORLDS  # the evaluation grows (doubling) up to this many worlds
 Z = 1.96  # a 95 % interval: the estimate ± Z standard errors
 RESELECT = 1  # times a better option found on the evaluation worlds is priced afresh
 CONTINUATIONS = ("strong", "qiao", "call")  # the learner's later decisions (module doc)
@@ -519,7 +520,7 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     opening = game.rules.stakes.opening
     # selection: every option with every continuation
     select = _Sample(sampler, options, committed, random.Random(f"select:{seed}"))
-    select.grow(worlds, [(j, CONTINUATIONS) for j in range(len(options))])
+    select.grow(max(1, worlds // 2), [(j, CONTINUATIONS) for j in range(len(options))])
     if not select.weights:
         raise ReviewError("no world explains the bots' actions")
     then = [max(CONTINUATIONS, key=lambda c: select.mean((j, c))[0]) for j in

@@ -233,7 +233,8 @@ def test_english(played: tuple[Client, str]) -> None:
         assert untranslated(client.get(path).content.decode(), game_terms()) == [], path
     html = unlinked(client.get(f"/coach/{tid}/1/").content.decode())
     assert "Review of hand 1" in html and "Each of your decisions" in html
-    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)"))
+    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)",
+                                         "(too close to call)"))
     html = unlinked(client.get(f"/coach/{tid}/1/retry/0/", {"pick": "0"}).content.decode())
     assert "What do you choose this time?" in html and "You chose" in html
     html = unlinked(client.get(f"/coach/{tid}/").content.decode())
