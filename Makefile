@@ -2,10 +2,12 @@
 #   make run   create .venv if needed, install runtime deps, compile translations,
 #              migrate, serve http://127.0.0.1:8000 (SQLite by default) and run the
 #              task worker beside it (scripts/run_dev.py; Ctrl-C stops both)
-#   make test  install dev deps (+ Debian chromium if missing), compile translations,
-#              then ruff, mypy and pytest (SQLite), then the concurrency tests again on
-#              PostgreSQL (scripts/test_postgres.sh installs/starts it with apt-get);
-#              exits non-zero on any failure
+#   make test  install dev deps (+ Debian chromium, Java and npm's vnu-jar if missing),
+#              compile translations, then ruff, mypy and pytest (SQLite): every test but
+#              the concurrency ones in parallel (pytest-xdist, one worker per core), the
+#              concurrency ones (live gunicorn servers, timing) alone after them, then
+#              those again on PostgreSQL (scripts/test_postgres.sh installs/starts it with
+#              apt-get); exits non-zero on any failure
 #   make serve-prod  production start on 127.0.0.1: collectstatic, migrate, gunicorn
 #              (needs SECRET_KEY; see README "Production" and scripts/serve_prod.sh)
 #
@@ -20,15 +22,18 @@ SUDO   := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 RUNTIME_STAMP := $(VENV)/.runtime.stamp
 DEV_STAMP     := $(VENV)/.dev.stamp
 
-.PHONY: run test lint typecheck pytest messages migrate chromium clean serve-prod
+VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
+
+.PHONY: run test lint typecheck pytest messages migrate chromium java clean serve-prod
 
 run: $(RUNTIME_STAMP) messages migrate
 	$(PY) scripts/run_dev.py 127.0.0.1:8000
 
-test: $(DEV_STAMP) chromium messages
+test: $(DEV_STAMP) chromium java $(VNU_JAR) messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto -m "not concurrency" --durations=25
+	$(VENV)/bin/pytest -m concurrency
 	scripts/test_postgres.sh -m concurrency
 
 serve-prod: $(RUNTIME_STAMP)
@@ -59,6 +64,18 @@ chromium:
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium fonts-noto-cjk; \
 	fi
 
+# The W3C Nu HTML checker (tests/test_html_valid.py): Debian's Java, and vnu.jar from npm
+# (version pinned in package.json / package-lock.json; its postinstall script, which would
+# fetch a Java of its own, is not run).
+java:
+	@if ! command -v java >/dev/null || ! command -v npm >/dev/null; then \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y default-jre-headless npm; \
+	fi
+
+$(VNU_JAR): package.json package-lock.json | java
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
 clean:
-	rm -rf $(VENV) staticfiles .mypy_cache .ruff_cache .pytest_cache tests/artifacts
+	rm -rf node_modules $(VENV) staticfiles .mypy_cache .ruff_cache .pytest_cache tests/artifacts
 	find locale -name '*.mo' -delete

@@ -170,9 +170,9 @@ def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
 
 # Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
 # new tables and nights, "write" for table actions, night entries and quiz/course answers.
+# "compute" for requests that queue heavy work (a review, a 返 priced again, an expert's move);
 # "login" and "login-account" count sign-in and recovery attempts per client and per username,
-# "signup" new accounts per client; "compute" requests that queue heavy work (a review, a 返
-# priced again, an expert's move).
+# "signup" new accounts per client.
 RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "compute": (60, 60), "login": (30, 600),
                "login-account": (10, 600), "signup": (10, 3600),
                **_rate_limits(os.environ.get("RATE_LIMITS", ""))}

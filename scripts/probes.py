@@ -20,7 +20,7 @@ from engine.simulate import parse_bots, simulate
 
 PROBES = ("always-qiao", "always-call", "min-raise", "fold-to-bet", "top-10", "top-25",
           "top-50")
-CHUNK = 5000  # hands per job (each job its own seed)
+CHUNK = 2500  # hands per job (each job its own seed)
 
 
 def run(job: tuple[str, str, int, int, int]) -> tuple[str, int, int, float, float]:
@@ -31,6 +31,16 @@ def run(job: tuple[str, str, int, int, int]) -> tuple[str, int, int, float, floa
     r = result.bots[0]
     var = (r.ci95 / 1.96) ** 2 * hands  # the sample variance of one hand's net
     return probe, seats, hands, r.mean * hands, (hands - 1) * var + hands * r.mean ** 2
+
+
+def row(probe: str, seats: int, n: float, s: float, sq: float) -> str:
+    """One line of the table: the probe's mean per hand, its 95 % interval, the verdict."""
+    mean = s / n
+    var = max(0.0, (sq - n * mean * mean) / (n - 1))
+    ci = 1.96 * math.sqrt(var / n)
+    verdict = ("bots win" if mean + ci < 0 else "probe wins" if mean - ci > 0
+               else "not separated")
+    return f"| `{probe}` | {seats} | {int(n):,} | {mean:+.2f} ± {ci:.2f} | {verdict} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,25 +70,21 @@ def main(argv: list[str] | None = None) -> int:
                 n = min(CHUNK, left)
                 jobs.append((probe, args.bot, seats, n, args.seed * 1000 + k))
                 left, k = left - n, k + 1
+    chunks = {(p, n): sum(1 for j in jobs if (j[0], j[2]) == (p, n))
+              for p in probes for n in seat_counts}
     totals: dict[tuple[str, int], list[float]] = {}
+    print(f"probes against `{args.bot}` bots, every hand from the first 钵钵")
+    print("| probe | seats | hands | probe's mean per hand (95 %) | verdict |")
+    print("|---|---|---|---|---|", flush=True)
     with Pool(max(1, min(2, args.procs))) as pool:
         for probe, seats, n, s, sq in pool.imap_unordered(run, jobs):
-            t = totals.setdefault((probe, seats), [0, 0.0, 0.0])
+            t = totals.setdefault((probe, seats), [0, 0.0, 0.0, 0])
             t[0] += n
             t[1] += s
             t[2] += sq
-    print(f"probes against `{args.bot}` bots, every hand from the first 钵钵")
-    print("| probe | seats | hands | probe's mean per hand (95 %) | verdict |")
-    print("|---|---|---|---|---|")
-    for probe in probes:
-        for seats in seat_counts:
-            n, s, sq = totals[(probe, seats)]
-            mean = s / n
-            var = max(0.0, (sq - n * mean * mean) / (n - 1))
-            ci = 1.96 * math.sqrt(var / n)
-            verdict = ("bots win" if mean + ci < 0 else "probe wins" if mean - ci > 0
-                       else "not separated")
-            print(f"| `{probe}` | {seats} | {int(n):,} | {mean:+.2f} ± {ci:.2f} | {verdict} |")
+            t[3] += 1
+            if t[3] == chunks[(probe, seats)]:  # a row is printed as soon as it is done
+                print(row(probe, seats, t[0], t[1], t[2]), flush=True)
     return 0
 
 

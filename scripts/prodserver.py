@@ -188,21 +188,36 @@ def first_link(listing: str, pattern: str) -> Callable[[Browser], str | None]:
     return find
 
 
-# Page types in learning order.  Add a row when a new kind of page lands.
+# Page types in learning order: every kind of GET page (page_weight.py and loadtest.py
+# measure each).  Add a row when a new kind of page lands.
 PAGE_TYPES: list[PageType] = [
     PageType("home", "/"),
+    PageType("course", "/course/"),
+    PageType("course lesson", first_link("/course/", r"/course/(?!table/)[^/?#]+/")),
+    PageType("course exercise", "/course/cards/1/"),
     PageType("cards", "/cards/"),
     PageType("pairs", "/pairs/"),
     PageType("pairs search", "/pairs/?q=%E5%A4%A9%E4%B9%9D"),  # ?q=天九
-    PageType("pair page", first_link("/pairs/", r"/pairs/[^/?]+/")),
+    PageType("pair page", first_link("/pairs/", r"/pairs/(?!four/)[^/?]+/")),
+    PageType("four cards", "/pairs/four/"),
     PageType("rules", "/rules/"),
+    PageType("rules chart", "/rules/chart/"),
+    PageType("rules app", "/rules/app/"),
+    PageType("rules compare", "/rules/compare/"),
+    PageType("splits", "/splits/"),
+    PageType("splits table", "/splits/table/"),
+    PageType("squeeze", "/squeeze/"),
+    PageType("glossary", "/glossary/"),
     PageType("quiz", "/quiz/"),
     PageType("quiz question", first_link("/quiz/", r"/quiz/(?!progress/|review/)[^#]+")),
+    PageType("quiz progress", "/quiz/progress/"),
+    PageType("quiz review", "/quiz/review/"),
     PageType("walkthroughs", "/walkthroughs/"),
-    PageType("walkthrough", first_link("/walkthroughs/", r"/walkthroughs/[^#]+")),
+    PageType("walkthrough step", first_link("/walkthroughs/", r"/walkthroughs/[^#]+")),
     PageType("table", "/table/"),
     PageType("calc", "/calc/"),
     PageType("night", "/night/"),
+    PageType("coach", "/coach/"),
     PageType("login", "/accounts/login/"),
     PageType("sign-up", "/accounts/signup/"),
 ]

@@ -18,10 +18,11 @@ from django.contrib.sessions.models import Session
 from django.core import serializers
 from django.test import Client
 
-from tutorial import accounts
+from tutorial import accounts, jobs
 from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
-from tutorial.models_coach import HandReview
+from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
+from tutorial.models_jobs import ComputeJob
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard
 from tutorial.models_table import PracticeHand, PracticeTable
@@ -77,6 +78,8 @@ def table(key: str) -> PracticeTable:
     t = PracticeTable.objects.create(owner=key, state={"s": 1})
     PracticeHand.objects.create(table=t, number=1, hand={"h": 1})
     HandReview.objects.create(table=t, number=1, data={"r": 1})
+    RetryPrice.objects.create(table=t, number=1, k=0, amount=9, data={"p": 1})
+    ComputeJob.objects.create(key=jobs.reprice_key(t.pk, 1, 0, 10))
     return t
 
 
@@ -291,6 +294,25 @@ def test_two_devices_see_the_same_progress() -> None:
 # --------------------------------------------------------------------------- safety
 
 
+def test_reading_the_account_pages_writes_nothing() -> None:
+    for url in ("/accounts/login/", "/accounts/signup/", "/accounts/recover/",
+                "/accounts/login/?next=/quiz/", "/accounts/", "/accounts/data.json"):
+        for method in ("get", "head"):
+            response = getattr(Client(), method)(url)
+            assert response.status_code in (200, 302), url
+            assert "sessionid" not in response.cookies
+    assert not Session.objects.exists() and not User.objects.exists()
+
+
+def test_sessions_that_expired_are_forgotten_at_the_next_login() -> None:
+    make_user()
+    old = Client()
+    log_in(old, "alice")
+    Session.objects.all().delete()  # clearsessions
+    log_in(Client(), "alice")
+    assert LoginSession.objects.count() == 1
+
+
 def test_login_rotates_the_session_key_and_records_the_session() -> None:
     make_user()
     client = Client()
@@ -326,7 +348,9 @@ def test_unknown_user_and_wrong_password_get_the_same_answer() -> None:
     assert errors(wrong.text) == errors(unknown.text) != []
 
 
-def test_login_attempts_are_limited_per_account_and_per_client(settings: Any) -> None:
+def test_login_attempts_are_limited_per_account_and_per_client(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": (6, 600),
                             "login-account": (3, 600)}
     make_user()
@@ -346,6 +370,26 @@ def test_login_attempts_are_limited_per_account_and_per_client(settings: Any) ->
     client = Client(REMOTE_ADDR="10.9.9.9")
     statuses = [log_in(client, f"user{i}", "bad").status_code for i in range(8)]
     assert statuses == [200] * 6 + [429] * 2
+
+
+def test_password_checks_of_a_logged_in_learner_are_limited_too(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login-account": (4, 600)}
+    make_user()
+    client = Client()
+    log_in(client, "alice")  # 1
+    change = {"old_password": "guess", "new_password1": "x-y-z-12345",
+              "new_password2": "x-y-z-12345"}
+    assert client.post("/accounts/password/", change).status_code == 200  # 2
+    assert client.post("/accounts/delete/", {"password": "guess"}).status_code == 400  # 3
+    assert client.post("/accounts/codes/", {"password": "guess"}).status_code == 400  # 4
+    for url, form in (("/accounts/password/", {**change, "old_password": PASSWORD}),
+                      ("/accounts/delete/", {"password": PASSWORD}),
+                      ("/accounts/codes/", {"password": PASSWORD})):
+        response = client.post(url, form)
+        assert response.status_code == 429 and "分钟后再试" in response.text, url
+    assert User.objects.get().check_password(PASSWORD)
 
 
 def test_csrf_is_checked_on_every_account_form() -> None:
@@ -450,6 +494,7 @@ def test_the_download_holds_everything_of_the_learner_and_nothing_else() -> None
     assert len(data["practice_tables"]) == 1
     assert len(data["practice_tables"][0]["hands"]) == 1
     assert len(data["practice_tables"][0]["reviews"]) == 1
+    assert len(data["practice_tables"][0]["retry_prices"]) == 1
     assert [n["title"] for n in data["nights"]] == ["alice's night"]
     assert len(data["nights"][0]["events"]) == 1
     assert len(data["account"]["recovery_codes"]) == 10

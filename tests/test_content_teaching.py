@@ -577,3 +577,16 @@ def test_betting_lesson_does_not_call_the_stake_everyone_has_folded_stakes(
     client.cookies["django_language"] = "en"
     text = text_of(page(client, "/course/betting/"))
     assert "has a 皮" not in text and "what folded players leave is the 皮" in text
+
+
+def test_teaching_table_does_not_call_everyones_stake_folded_stakes(client: Client) -> None:
+    assert "甩牌的人至少输1，这一份叫皮" in text_of(page(client, "/course/table/1/"))
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/table/1/"))
+    assert "everyone's 皮" not in text and "a player who folds loses at least 1" in text
+
+
+def test_another_written_form_of_a_term_is_not_given_the_terms_pinyin(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/pairs/four/"))
+    assert "三花十 (three flowers)" in text and "三花十 (sānhuā" not in text

@@ -58,7 +58,8 @@ def test_course_order_starts_with_the_whole_hand() -> None:
     assert slugs == ["hand", "cards", "groups", "special", "split", "betting", "squeeze",
                      "settle", "mango"]
     for les in course.lessons():
-        assert 3 <= len(les.exercises) <= 4
+        # the betting lesson adds three 瞧-or-甩 judgements to its four words
+        assert 3 <= len(les.exercises) <= (7 if les.slug == "betting" else 4)
         for ex in les.exercises:
             for seed in range(5):  # every exercise generates, and its answer is right
                 shown = course.question(ex, seed)
@@ -293,3 +294,40 @@ def test_reading_links_keep_their_anchor() -> None:
     assert course.reading_url("/pairs/?cat=pair", betting) == "/pairs/?cat=pair&course=betting"
     assert course.reading_url("/walkthroughs/full-hand/9/", betting) == \
         "/walkthroughs/full-hand/9/?course=betting"
+
+
+def test_betting_judgements_are_the_engines(client: Client) -> None:
+    """瞧 or 甩 in a spot: the answer and the figures of its explanation come from the
+    engine's exact chances (advisor), recomputed here from them: 瞧 averages (吃 − 死) ×
+    the level, 甩 loses the stake; a weak hand is worth a call when it is cheap."""
+    from engine.advisor import advise
+    from engine.rules import get_rules
+
+    betting = course.lesson("betting")
+    assert betting is not None
+    bets = [ex for ex in betting.exercises if ex.bet is not None]
+    assert len(bets) == 3
+    for ex in betting.exercises:  # in order: an exercise counts after the ones before it
+        if ex.bet is None:
+            answer(client, betting, ex.n, right(ex))
+            continue
+        assert ex.options == ("瞧", "甩")
+        advice = advise(ex.bet.cards, get_rules("xuanjing"))
+        best = advice.splits[advice.best]
+        call = (best.p_win - best.p_lose) * ex.bet.level
+        assert ex.answer == (0 if call > -ex.bet.stake else 1)
+        html = client.get(f"/course/betting/{ex.n}/").content.decode()
+        assert f"你已经下到 {ex.bet.stake}，对手返到 {ex.bet.level}" in html
+        assert html.count('data-card="') >= 4
+        r = answer(client, betting, ex.n, right(ex))
+        feedback = r.content.decode()
+        assert "答对了" in feedback and f"瞧：平均 {call:+.1f}" in feedback
+        assert f"吃 {best.p_win:.0%}" in feedback and f"甩：{-ex.bet.stake:+d}" in feedback
+    assert [ex.answer for ex in bets] == [0, 1, 0]  # strong: 瞧; weak and dear: 甩; cheap: 瞧
+    client.cookies["django_language"] = "en"
+    for ex in betting.exercises[:bets[1].n - 1]:
+        answer(client, betting, ex.n, right(ex))
+    html = answer(client, betting, bets[1].n, wrong(bets[1])).content.decode()
+    why = html[html.find('class="quiz-why"'):].split("</p>")[0]
+    assert "A call averages -68.7" in why and "So: Fold (" in why
+    assert "tóu, head" in why and "head (" not in why  # 头 glossed once

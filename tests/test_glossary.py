@@ -120,3 +120,11 @@ def test_english_cards_page_gives_each_name_its_pinyin_and_gloss(client: Client)
     client.cookies["django_language"] = "zh-hans"
     html = client.get("/cards/").content.decode()
     assert glossary.koujue_english() not in html and 'class="kind__en"' not in html
+
+
+@pytest.mark.parametrize("english", [False, True])
+def test_text_inside_attributes_is_never_rewritten(english: bool) -> None:
+    tag = '<p title="钵钵 和 芒果" aria-label="芒果 (mango)" data-x=\'钵钵\'>'
+    out = link_first_uses(f"{tag}钵钵</p><img alt=\"芒果\">", english=english)
+    assert out.startswith(tag) and out.endswith('<img alt="芒果">')
+    assert 'class="term"' in out  # the text between the tags is linked

@@ -202,7 +202,7 @@ def test_a_whole_night(client: Client) -> None:
 
     # The chart: one line per player, title/desc, and the data table.
     assert page.count('<polyline class="chart__line') == 4
-    assert '<title id="chart-title">' in page and '<desc id="chart-desc">' in page
+    assert '<title id="chart-title">' in page and '<p id="chart-desc" hidden>' in page
     assert "看数据表" in page
 
     # Read-only link: shows everything, edits nothing.

@@ -219,6 +219,9 @@ def test_tap_targets_and_the_language_button_on_phones(
         small = page.evaluate(SMALL_TARGETS)
         if small:
             problems.append(f"{url}: {small}")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > width:
+            problems.append(f"{url}: {wide} px wide")
         for button in page.locator(".lang-switch__button").all():
             lines = button.evaluate(
                 "b => { const r = document.createRange(); r.selectNodeContents(b);"

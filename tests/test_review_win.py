@@ -46,7 +46,7 @@ def test_win_rate_agrees_with_rejection_sampling(seed: int) -> None:
     decision = price_decision(game, worlds=200, seed=seed)
     assert 0 < decision.win < 1 and decision.win_stderr > 0
     p, error, kept = rejection_win(start, game, past, 4000, seed + 200)
-    assert kept > 400
+    assert kept > 150  # the bots mix less since issue 20: fewer deals explain their actions
     assert abs(decision.win - p) <= 3 * math.hypot(decision.win_stderr, error), \
         (decision.win, decision.win_stderr, p, error)
 

@@ -62,7 +62,7 @@ def lines(html: str) -> list[str]:
 def test_the_log_reads_round_by_round(client: Client) -> None:
     url, _ = played(client)
     html = client.get(url).content.decode()
-    titles = re.findall(r'<h4 class="log__title">(.*?)</h4>', html)
+    titles = re.findall(r'<h3 class="log__title">(.*?)</h3>', html)
     assert titles == ["第一轮：每人两张暗牌", "第二轮：每人一张明牌", "第三轮：第四张，串开再翻",
                       "比牌：各自扯牌"]
     text = lines(html)

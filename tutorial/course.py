@@ -24,6 +24,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, pgettext
 
 from engine import quiz as q
+from engine.advisor import advise
+from engine.cards import Kind
+from engine.hands import parse_hand
 from engine.rules import Rules, get_rules
 from tutorial.glossary import mark_chinese
 from tutorial.models_course import CourseProgress
@@ -35,13 +38,29 @@ AFTER_TEACHING = "/table/"  # and the teaching table to the practice table
 RULES: Rules = get_rules("xuanjing")
 
 
-def text(message: str) -> SafeString:
-    """A content sentence, translated and escaped; on English pages the Chinese words left
-    in it (card and group names, game terms) are marked ``lang="zh-Hans"``."""
-    escaped = conditional_escape(pgettext("course", message))
+def text(message: str, **params: object) -> SafeString:
+    """A content sentence, translated, filled in with ``params`` and escaped; on English
+    pages the Chinese words left in it (card and group names, game terms) are marked
+    ``lang="zh-Hans"``."""
+    translated = pgettext("course", message)
+    escaped = conditional_escape(translated % params if params else translated)
     if (get_language() or "").startswith("en"):
         return mark_chinese(escaped)
     return escaped
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A betting spot: the learner's four cards, what they have in (``stake``) and the level
+    the last opponent raised to; only the two of them are left."""
+
+    cards: tuple[Kind, ...]
+    stake: int
+    level: int
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {"stake": self.stake, "level": self.level}
 
 
 @dataclass(frozen=True)
@@ -52,8 +71,49 @@ class Exercise:
     focus: tuple[str, ...] = ()
     prompt: str = ""
     options: tuple[str, ...] = ()
-    answer: int = 0
+    written_answer: int = 0
     why: str = ""
+    bet: Bet | None = None  # a 瞧-or-甩 judgement: options, answer and why come from the engine
+
+    @property
+    def answer(self) -> int:
+        """The right option's index (a betting judgement's is computed when first asked,
+        so that listing the lessons does not load the advisor's table)."""
+        return self.written_answer if self.bet is None else bet_judgement(self.bet)[0]
+
+
+#: The options of a betting judgement, in this order.
+BET_OPTIONS = ("瞧", "甩")
+BET_WHY = ("最好的分法：头 %(head)s，尾 %(tail)s。对手拿随便一手牌的话：吃 %(win)s，走 %(push)s，"
+           "死 %(lose)s。瞧：平均 %(call)s（吃了赢 %(level)s，死了输 %(level)s，走了拿回来）；"
+           "甩：%(fold)s（已经下的留在桌上）。所以该%(best)s。对手敢返，牌往往比随便一手好，"
+           "实战里要再掂量。")
+
+
+@cache
+def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
+    """The better answer to ``bet`` (an index of :data:`BET_OPTIONS`) and the figures of
+    its explanation (no words, so one cache serves every language): the engine's exact
+    吃/走/死 chances of the hand's best split against a random opponent hand
+    (:func:`engine.advisor.advise`), the average result of 瞧 in chips ((吃 − 死) × the
+    level) against the stake that 甩 gives up."""
+    advice = advise(bet.cards, RULES)
+    best = advice.splits[advice.best]
+    call = (best.p_win - best.p_lose) * bet.level
+    answer = 0 if call > -bet.stake else 1
+    return answer, {
+        "head": best.split.head.display_name(), "tail": best.split.tail.display_name(),
+        "win": f"{best.p_win:.0%}", "push": f"{best.p_push:.0%}", "lose": f"{best.p_lose:.0%}",
+        "call": f"{call:+.1f}", "fold": f"{-bet.stake:+d}", "level": bet.level,
+    }
+
+
+def explanation(exercise: Exercise) -> SafeString:
+    """The sentence shown after a written or betting exercise is answered."""
+    if exercise.bet is not None:
+        answer, figures = bet_judgement(exercise.bet)
+        return text(BET_WHY, **figures, best=pgettext("course", BET_OPTIONS[answer]))
+    return text(exercise.why)
 
 
 @dataclass(frozen=True)
@@ -77,8 +137,12 @@ class ChoiceVerdict:
 def _exercise(n: int, raw: dict[str, Any]) -> Exercise:
     if "quiz" in raw:
         return Exercise(n, raw["quiz"], raw["level"], tuple(raw.get("focus", ())))
+    if "bet" in raw:
+        spot = raw["bet"]
+        bet = Bet(parse_hand(spot["cards"]), spot["stake"], spot["level"])
+        return Exercise(n, None, prompt=raw["choice"], options=BET_OPTIONS, bet=bet)
     return Exercise(n, None, prompt=raw["choice"], options=tuple(raw["options"]),
-                    answer=raw["answer"], why=raw["why"])
+                    written_answer=raw["answer"], why=raw["why"])
 
 
 @cache

@@ -203,7 +203,12 @@ def _link(term: Term, word: str) -> str:
 
 
 def _gloss(pinyin: str, english: str) -> str:
-    return escape(f"{pinyin}, {english}" if english else pinyin)
+    return escape(", ".join(part for part in (pinyin, english) if part))
+
+
+def _pinyin(term: Term, word: str) -> str:
+    """The term's pinyin, or none for another written form (三花十 is not sānhuā)."""
+    return term.pinyin if word == term.zh else ""
 
 
 def _with_gloss(gloss: str, after: str) -> tuple[str, str]:
@@ -256,9 +261,9 @@ class _Linker:
             before, rest = text[:match.start()], text[match.end():]
             out.append(before + _link(term, word))
             if before.endswith("(") and rest.startswith(")"):  # "Win (吃)": glossed already
-                out.append(f" {escape(term.pinyin)}")
+                out.append(f" {escape(_pinyin(term, word))}".rstrip())
             else:
-                gloss, rest = _with_gloss(_gloss(term.pinyin, term.en), rest)
+                gloss, rest = _with_gloss(_gloss(_pinyin(term, word), term.en), rest)
                 out.append(gloss)
             text = rest
 
@@ -333,7 +338,7 @@ def link_first_uses(html: str, english: bool) -> str:
             found = linker.new(word)
             if found is not None:
                 tokens[i] = token.replace(word, _link(found, word))
-                pending.append((len(stack), _gloss(found.pinyin, found.en), i - 1))
+                pending.append((len(stack), _gloss(_pinyin(found, word), found.en), i - 1))
         else:
             tokens[i] = linker.english_text(token)
     return "".join(tokens)

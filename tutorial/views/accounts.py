@@ -17,7 +17,12 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.contrib.auth.models import User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -97,7 +102,7 @@ class Logout(auth_views.LogoutView):
 
 @sensitive_post_parameters("password1", "password2")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     after = next_url(request, reverse("account"))
     if request.user.is_authenticated:
@@ -122,7 +127,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @sensitive_post_parameters("code", "new_password1", "new_password2")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def recover(request: HttpRequest) -> HttpResponse:
     """A recovery code and a new password: the code is spent, every session of the
     account ends, and the learner logs in with the new password."""
@@ -196,6 +201,14 @@ class PasswordChange(auth_views.PasswordChangeView):
 
     success_url = reverse_lazy("account")
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = _learner(request)
+        wait = attempt_wait(request, user.username)  # the old password is guessed too
+        if wait is not None:
+            context = self.get_context_data(form=PasswordChangeForm(user))
+            return _limited(request, "registration/password_change_form.html", context, wait)
+        return super().post(request, *args, **kwargs)
+
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # keeps this session (update_session_auth_hash)
         user = form.user
@@ -219,7 +232,7 @@ def data(request: HttpRequest) -> HttpResponse:
 
 @sensitive_post_parameters("password")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def delete(request: HttpRequest) -> HttpResponse:
     """Delete the account and everything in it, after the password confirms it."""

@@ -127,9 +127,9 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
     return {
         "lesson": lesson, "exercise": ex, "seed": seed, "total": len(lesson.exercises),
         "page": QUIZ_PAGES.get(ex.quiz or ""),
-        "prompt": course.text(ex.prompt) if ex.prompt else "",
+        "prompt": course.text(ex.prompt, **(ex.bet.params if ex.bet else {})) if ex.prompt else "",
         "options": [(i, course.text(o)) for i, o in enumerate(ex.options)],
-        "why": course.text(ex.why) if ex.why else "",
+        "why": course.explanation(ex) if ex.why or ex.bet else "",
         "action": exercise_url(lesson, ex.n), "dots": _dots(run, ex.n, len(lesson.exercises)),
         "koujue": q.KOUJUE, "class_members": q.class_members(),
     }

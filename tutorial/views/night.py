@@ -576,7 +576,7 @@ def chart(state: NightState) -> Chart | None:
     # The players' names are the visitor's own text: marked translate="no".
     summary = mark_safe(escape(pgettext("list", "；")).join(
         escape(_("%(name)s 现在 %(net)+d")) % {
-            "name": format_html('<tspan translate="no">{}</tspan>', s.name),
+            "name": format_html('<span translate="no">{}</span>', s.name),
             "net": s.values[-1]}
         for s in series))
     return Chart(width, height, series, y_ticks, x_ticks,

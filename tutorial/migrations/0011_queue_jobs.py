@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tutorial', '0009_handreview'),
+        ('tutorial', '0010_accounts_recovery_sessions_nights'),
     ]
 
     operations = [
