@@ -235,8 +235,8 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
         return json.dumps({"decisions": report}, ensure_ascii=False)
     lines = []
     for d in report:
-        lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f} ± "
-                     f"{d['loss_stderr']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
+        lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，95% 区间 "
+                     f"{d['low']:.1f} 到 {d['high']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
                      f"{100 * d['win_stderr']:.0f}%）")
         for i, o in enumerate(d["options"]):
             mark = "★" if i == d["best"] else "→" if i == d["chosen"] else " "

@@ -49,10 +49,19 @@ from .rules import PRESETS, Rules, RulesError, get_stakes
 from .settle import Seat, settle
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
+# one-line players for testing the bots (engine/probes.py), and top-N (1 ≤ N ≤ 100)
+PROBE_LEVELS = ("always-qiao", "always-call", "min-raise", "fold-to-bet")
+
+
+def is_probe(level: str) -> bool:
+    """Whether ``level`` names a probe (engine/probes.py), ``top-N`` included."""
+    head, _, n = level.partition("-")
+    return level in PROBE_LEVELS or (head == "top" and n.isdigit() and 1 <= int(n) <= 100)
 
 __all__ = [
-    "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
-    "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
+    "ERROR_PARAMS", "PROBE_LEVELS", "Act", "Action", "ActionError", "ErrorCode", "Game",
+    "HandResult", "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict",
+    "hand_to_dict", "is_probe", "replay",
 ]
 
 T = TypeVar("T")
@@ -363,7 +372,7 @@ class Game:
             raise RulesError(f"a table seats {rules.min_seats}–{rules.max_seats} players")
         names = [p[0] for p in players]
         for _, bot in players:
-            if bot is not None and bot not in BOT_LEVELS:
+            if bot is not None and bot not in BOT_LEVELS and not is_probe(bot):
                 raise RulesError(f"unknown bot level {bot!r} (use {', '.join(BOT_LEVELS)})")
         if len(set(names)) != n or any(not name.strip() for name in names):
             raise RulesError("every seat needs a different, non-empty name")

@@ -18,13 +18,45 @@ standard error, computed from the learner's information only:
    keeps the importance weight of that proposal (:class:`_Worlds`): the same posterior
    as weighing uniformly dealt worlds, without spending play-outs on worlds that hardly
    count (the effective number of worlds stays close to the number sampled).
-3. **Play-out.** In each world every alternative is applied and the hand is played to
-   its end: the bots by their policies, the learner's later decisions by the ``strong``
-   bot's policy (and its split), and the hand is settled for real by the table engine.
-4. **Figures.** Self-normalised importance sampling over the worlds (the same worlds
-   and random numbers for every alternative): the weighted mean, and its standard
-   error ``sqrt(Σ w²(x − mean)²) / Σ w``.  Folding is exact: minus what the learner
-   has committed (no play-out).
+3. **Play-out.**  In a world an alternative is applied and the hand is played to its
+   end: the bots by their policies, the learner's later betting decisions by a
+   *continuation* (below), the learner's split as the ``strong`` bot splits, and the
+   hand is settled for real by the table engine.  Every alternative and continuation
+   of a world uses the same random numbers, aligned by decision: the k-th action of a
+   seat in a round takes the same uniform number in every line of that world
+   (:func:`_play_out`), so the paired differences are as little noisy as they can be.
+4. **The learner's best continuation.**  The learner's future is their own best play,
+   not a bot's: each alternative is priced with the best of :data:`CONTINUATIONS` for
+   the learner's later betting decisions — ``strong`` (the strong bot's policy),
+   ``qiao`` (敲 at the next decision, whenever 敲 is legal, else 瞧 / 休) and ``call``
+   (瞧 / 休 to the end, never 甩 nor 返) — the one with the highest mean on the
+   *selection* worlds.  So 瞧 now and 敲 next (slow-playing 天对) is priced as that line.
+5. **Selection, then evaluation.**  On ``worlds // 2`` *selection* worlds every
+   alternative is priced with every continuation; each keeps its best continuation,
+   and the *rival* is the best of the alternatives other than the learner's choice.
+   Every alternative (with its continuation) is then priced on ``worlds`` *other*,
+   independent worlds (the evaluation): self-normalised importance sampling, the
+   weighted mean and its standard error ``sqrt(Σ w²(x − mean)²) / Σ w``.  If the
+   evaluation shows another alternative better than the rival by more than :data:`Z`
+   paired standard errors,
+   that one becomes the rival and is priced on fresh worlds (at most :data:`RESELECT`
+   times; if the last evaluation still shows a clearly better one, the grade is 难分).
+   The loss is the rival's mean minus the choice's, paired on the evaluation worlds
+   (negative when the choice did better): unbiased, never the distance to a maximum
+   picked on the same noisy worlds.  Folding is exact: minus what the learner has
+   committed (no play-out).
+6. **Grade.**  The loss's 95 % interval (± :data:`Z` standard errors), in units of the
+   opening 发招 (``rules.stakes.opening``), is compared with the bands below 0.5 好,
+   below 2 不精确, below 6 失误, from 6 大错.  While it crosses a boundary the
+   evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`,
+   as long as the standard error shrinking as one over the root of the worlds could
+   still clear the boundary; if it still crosses one, the grade is 难分 (too close to
+   call) and the figures say why.
+7. **瞧 against 甩.**  Facing a bet, the evaluation worlds of 瞧 also give the share of
+   worlds in which 瞧 ends the hand better than folding now, the mean gain there and
+   the mean loss elsewhere, and the share it needs to break even (loss / (gain + loss)):
+   瞧's share exceeds the share it needs exactly when 瞧's mean beats 甩's on those
+   worlds.  Standard errors by the delta method.
 
 **Showdown wins.**  Each decision also carries how often the learner's hand wins at the
 showdown: the Bayes-weighted share of the worlds (step 2) in which the learner comes out
@@ -35,12 +67,6 @@ seat splits as its policy would (the learner by the ``strong`` bot's split, 三�
 that declares it) and the real settlement (:func:`engine.settle.settle`: order by 尾, caps,
 the best 尾 eats the 皮 and the 芒果 pot, equal hands share) decides.  A stand-off that
 gives back every stake is not a win.  Its standard error is the same self-normalised one.
-
-**Grades.**  The loss of the chosen action is the best alternative's EV minus the
-chosen one's, in chips and in units of the opening 发招 (``rules.stakes.opening``).
-It counts only when it is more than twice its standard error (computed from the paired
-per-world differences); otherwise the grade is 好.  Thresholds in 发招 units:
-below 0.5 好, below 2 不精确, below 6 失误, from 6 大错.
 """
 
 from __future__ import annotations
@@ -49,27 +75,52 @@ import math
 import random
 from bisect import bisect
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-from .bots import View, _sorted, choose_split, distribution, modelled, policy, view
+from .bots import Policy, View, _sorted, choose_split, distribution, modelled, policy, view
 from .cards import DECK, Kind
-from .chance import draw
+from .chance import draw_at
 from .game import BETTING, Act, Action, Game, Phase, card_by_label, replay
 from .groups import Group
 from .hands import Split, sanhua
 from .rules import Rules
 from .settle import Seat, settle
 
-__all__ = ["GRADES", "WORLDS", "Decision", "Priced", "ReviewError", "alternatives",
-           "decision_json", "grade", "play_values", "price_decision", "retry", "review",
-           "wins_showdown"]
+__all__ = [
+    "CLOSE",
+    "CONTINUATIONS",
+    "GRADES",
+    "MAX_WORLDS",
+    "WORLDS",
+    "CallFigures",
+    "Decision",
+    "Priced",
+    "ReviewError",
+    "Z",
+    "alternatives",
+    "band",
+    "decision_json",
+    "decisions",
+    "grade",
+    "play_values",
+    "price_decision",
+    "price_pair",
+    "retry",
+    "review",
+    "wins_showdown",
+]
 
-WORLDS = 100  # sampled worlds per decision (scripts/bench_review.py: a review fits a request)
+WORLDS = 100  # evaluation worlds (half as many select); scripts/bench_review.py: the time
+MAX_WORLDS = 4 * WORLDS  # the evaluation grows (doubling) up to this many worlds
+Z = 1.96  # a 95 % interval: the estimate ± Z standard errors
+RESELECT = 1  # times a better option found on the evaluation worlds is priced afresh
+CONTINUATIONS = ("strong", "qiao", "call")  # the learner's later decisions (module doc)
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
+CLOSE = "难分"  # too close to call: the loss's 95 % interval crosses a grade's boundary
 
 
 class ReviewError(ValueError):
@@ -81,6 +132,22 @@ class Priced:
     action: Action
     ev: float
     stderr: float  # 0 when exact
+    worlds: int  # the evaluation worlds it was priced on
+    then: str  # the learner's continuation after it (CONTINUATIONS; "" for 甩)
+
+
+@dataclass(frozen=True)
+class CallFigures:
+    """瞧 against 甩 now (module doc, step 7): the share of worlds in which 瞧 ends the
+    hand better than folding now, the share it needs to break even, and the mean gain
+    and loss against folding in those worlds and the others."""
+
+    share: float
+    share_stderr: float
+    needs: float
+    needs_stderr: float
+    gain: float
+    loss: float
 
 
 @dataclass(frozen=True)
@@ -88,14 +155,21 @@ class Decision:
     round: int
     chosen: int  # index into options
     options: tuple[Priced, ...]
-    best: int
-    loss: float  # chips the chosen action gives up against the best
+    best: int  # the rival if it beat the choice on the evaluation worlds, else the choice
+    rival: int  # the best of the other alternatives on the selection worlds
+    loss: float  # the rival's chips minus the choice's (negative: the choice did better)
     loss_stderr: float
     grade: str
     worlds: int
     effective: float  # effective number of worlds after the Bayes weights
     win: float  # how often the hand wins at the showdown (module doc)
     win_stderr: float
+    call: CallFigures | None  # when facing a bet
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The loss's 95 % interval."""
+        return self.loss - Z * self.loss_stderr, self.loss + Z * self.loss_stderr
 
 
 def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
@@ -130,14 +204,6 @@ def _same(a: Action, b: Action) -> bool:
     if a.kind in bets and b.kind in bets:
         return a.amount == b.amount
     return a.kind is b.kind
-
-
-def grade(loss: float, loss_stderr: float, opening: int) -> str:
-    """好 / 不精确 / 失误 / 大错 (see the module doc)."""
-    if loss <= 2 * loss_stderr:
-        return GRADES[0][1]
-    units = loss / max(1, opening)
-    return next(word for limit, word in GRADES if units < limit)
 
 
 def _hand_start(game: Game) -> tuple[Game, list[Action]]:
@@ -255,16 +321,67 @@ class _Likely:
                             for kb, n in copies.items()) for ka in copies}
 
 
-def _play_out(g: Game, seat: int, rng: random.Random) -> int:
-    """Play the hand to its end (every seat by :func:`engine.bots.modelled`: the bots by
-    their policies, the learner and the expert by the strong one); ``seat``'s net."""
+@lru_cache(maxsize=1 << 16)
+def _distribution(v: View, level: str, rules: Rules) -> Policy:
+    """:func:`engine.bots.distribution`, kept: play-outs meet the same views again."""
+    return distribution(v, level, rules)
+
+
+def _betting(g: Game, seat: int, level: str) -> Policy:
+    """The policy of ``level`` for ``seat`` to bet now (the expert as modelled)."""
+    return _distribution(view(g, seat), level, g.rules)
+
+
+def _continuation(g: Game, seat: int, then: str) -> Policy:
+    """The learner's later betting decision by continuation ``then`` (module doc)."""
+    if then == "strong":
+        return _betting(g, seat, "strong")
+    legal = g.legal_actions(seat)
+    if then == "qiao" and Act.QIAO in legal and legal.qiao is not None:
+        return ((Action(Act.QIAO, seat, legal.qiao), 1.0),)
+    return ((Action(Act.CALL if Act.CALL in legal else Act.CHECK, seat), 1.0),)
+
+
+_MASK = (1 << 64) - 1
+
+
+def _uniform(dice: int, key: int) -> float:
+    """The uniform number in [0, 1) of slot ``key`` of a world's ``dice`` (splitmix64):
+    independent for different slots, the same whenever the slot comes again."""
+    z = (dice + (key + 1) * 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return ((z ^ (z >> 31)) >> 11) / (1 << 53)
+
+
+def _play_out(g: Game, seat: int, dice: int, then: str = "strong") -> tuple[int, bool]:
+    """Play the hand to its end (the others by :func:`engine.bots.modelled`: the bots by
+    their policies, a human or the expert by the strong one; ``seat``'s later betting
+    decisions by continuation ``then``, its split by the strong bot's); ``seat``'s net,
+    and whether ``seat`` had another betting decision.  The k-th action of a seat in a
+    round is drawn with the uniform number of that slot of the world's ``dice``, so the
+    alternatives of a world meet the same random numbers where their lines meet the
+    same decisions (common random numbers that stay aligned)."""
+    acted = False
+    count: Counter[tuple[int, int]] = Counter()
     while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
         actor = g.to_act
-        assert actor is not None
-        g.apply(draw(policy(g, actor, modelled(g, actor)), rng))
+        hand = g.hand
+        assert actor is not None and hand is not None
+        slot = (actor, hand.round)
+        key = (actor * 8 + hand.round) * 64 + count[slot]
+        count[slot] += 1
+        if g.phase is Phase.SHOWDOWN:
+            options = policy(g, actor, modelled(g, actor))
+        elif actor == seat:
+            acted = True
+            options = _continuation(g, seat, then)
+        else:
+            options = _betting(g, actor, modelled(g, actor))
+        g.apply(draw_at(options, _uniform(dice, key)))
     result = g.history[-1].result
     assert result is not None
-    return result.nets[seat]
+    return result.nets[seat], acted
 
 
 def wins_showdown(g: Game, seat: int) -> bool:
@@ -288,80 +405,240 @@ def wins_showdown(g: Game, seat: int) -> bool:
     return result.nets[str(seat)] + pot > 0
 
 
+class _Sample:
+    """Worlds drawn by one random stream and the learner's net in each after options
+    (each option with its continuation), priced on the first ``len(values[j])`` worlds;
+    folding is exact (no play-out)."""
+
+    def __init__(self, sampler: _Worlds, options: Sequence[Action], committed: int,
+                 rng: random.Random, wins: bool = False) -> None:
+        self.sampler, self.options, self.committed, self.rng = sampler, options, committed, rng
+        self.weights: list[float] = []
+        self.worlds: list[Game] = []
+        self.values: dict[tuple[int, str], list[float]] = {}
+        self.wins: list[float] | None = [] if wins else None
+        self.drawn = 0
+
+    def grow(self, n: int, priced: Sequence[tuple[int, Sequence[str]]]) -> None:
+        """Draw ``n`` more worlds and price options ``priced`` (index, continuations) in
+        each, with the same random numbers for every option and continuation."""
+        seat, rng = self.sampler.seat, self.rng
+        for _ in range(n):
+            self.drawn += 1
+            g, w = self.sampler.draw(rng)
+            if w == 0:
+                continue
+            self.weights.append(w)
+            if self.wins is not None:
+                self.wins.append(float(wins_showdown(g, seat)))
+            dice = rng.getrandbits(64)
+            for j, thens in priced:
+                option = self.options[j]
+                same: float | None = None  # the net when the learner does not act again
+                for then in thens:
+                    column = self.values.setdefault((j, then), [])
+                    if option.kind is Act.FOLD:
+                        column.append(-self.committed)
+                    elif same is not None:
+                        column.append(same)
+                    else:
+                        trial = g.copy()
+                        trial.apply(option)
+                        net, acted = _play_out(trial, seat, dice, then)
+                        column.append(net)
+                        same = None if acted else net
+
+    def mean(self, key: tuple[int, str]) -> tuple[float, float, int]:
+        """Option ``key``'s weighted mean, its standard error, and its number of worlds."""
+        xs = self.values[key]
+        return (*_mean(self.weights[:len(xs)], xs), len(xs))
+
+    def paired(self, a: tuple[int, str], b: tuple[int, str]) -> tuple[float, float]:
+        """The mean of option ``a`` minus option ``b`` over the worlds both were priced
+        on, and its standard error from the per-world differences."""
+        xa, xb = self.values[a], self.values[b]
+        n = min(len(xa), len(xb))
+        return _mean(self.weights[:n], [x - y for x, y in zip(xa, xb, strict=False)])
+
+
+def _mean(weights: Sequence[float], xs: Sequence[float]) -> tuple[float, float]:
+    """The self-normalised weighted mean and its standard error."""
+    total = sum(weights)
+    m = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
+    return m, math.sqrt(sum((w * (x - m)) ** 2 for w, x in zip(weights, xs, strict=True))) / total
+
+
 def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
                 rng: random.Random, start: tuple[Game, list[Action]] | None = None,
-                wins: list[float] | None = None) -> tuple[list[float], list[list[float]]]:
-    """Steps 1–3 of the module doc for ``seat`` (to act now): the Bayes weight of each
-    world that explains the bots' actions, and ``seat``'s net in that world after each
-    option (folding: minus what it committed, exact); ``wins`` (if given) gets 1 or 0
-    per world: :func:`wins_showdown`.  Shared by :func:`price_decision` and the expert
-    bot (:mod:`engine.expert`)."""
+                ) -> tuple[list[float], list[list[float]]]:
+    """Steps 1–3 of the module doc for ``seat`` (to act now), its later decisions by the
+    ``strong`` policy: the Bayes weight of each world that explains the bots' actions,
+    and ``seat``'s net in that world after each option (folding: minus what it
+    committed, exact).  The expert bot prices its decisions so (:mod:`engine.expert`)."""
     hand = game.hand
     assert hand is not None
-    first, past = start or _hand_start(game)
-    sampler = _Worlds(game, seat, first, past)
-    weights: list[float] = []
-    values: list[list[float]] = [[] for _ in options]
-    committed = hand.committed[seat]
-    for _ in range(worlds):
-        g, w = sampler.draw(rng)
-        if w == 0:
-            continue
-        weights.append(w)
-        if wins is not None:
-            wins.append(float(wins_showdown(g, seat)))
-        state = rng.getstate()
-        for j, option in enumerate(options):
-            if option.kind is Act.FOLD:
-                values[j].append(-committed)
-                continue
-            rng.setstate(state)  # the same random numbers for every alternative
-            trial = g.copy()
-            trial.apply(option)
-            values[j].append(_play_out(trial, seat, rng))
-    return weights, values
+    sample = _Sample(_Worlds(game, seat, *(start or _hand_start(game))), options,
+                     hand.committed[seat], rng)
+    sample.grow(worlds, [(j, ("strong",)) for j in range(len(options))])
+    return sample.weights, [sample.values.get((j, "strong"), []) for j in range(len(options))]
+
+
+def band(loss: float, loss_stderr: float, opening: int) -> str | None:
+    """The grade whose band holds the loss's whole 95 % interval (``loss`` ± ``Z``
+    standard errors; bands in units of the opening 发招: below 0.5 好, below 2 不精确,
+    below 6 失误, from 6 大错), or None when the interval crosses a boundary."""
+    low, high = (loss - Z * loss_stderr) / max(1, opening), (loss + Z * loss_stderr) / max(
+        1, opening)
+    floor = -math.inf
+    for limit, word in GRADES:
+        if floor <= low and high < limit:
+            return word
+        floor = limit
+    return None
+
+
+def grade(loss: float, loss_stderr: float, opening: int) -> str:
+    """:func:`band`, or 难分 (too close to call) when the interval crosses a boundary."""
+    return band(loss, loss_stderr, opening) or CLOSE
 
 
 def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLDS,
                    seed: int = 0, start: tuple[Game, list[Action]] | None = None
                    ) -> Decision:
     """Price every alternative of the decision ``game.to_act`` faces now (``start``: the
-    table right after this hand's deal and the actions since, if the caller has them)."""
+    table right after this hand's deal and the actions since, if the caller has them):
+    the module doc's steps 1–5."""
     seat = game.to_act
     hand = game.hand
     if seat is None or hand is None or game.phase is not Phase.BETTING:
         raise ReviewError("nobody is to bet now")
     options = alternatives(game, seat, chosen)
-    wins: list[float] = []
-    weights, values = play_values(game, seat, options, worlds, random.Random(seed), start,
-                                  wins)
-    committed = hand.committed[seat]
-    if not weights:
-        raise ReviewError("no world explains the bots' actions")
-    total = sum(weights)
-    means = [sum(w * x for w, x in zip(weights, xs, strict=True)) / total for xs in values]
-
-    def error(xs: Sequence[float], mean: float) -> float:
-        return math.sqrt(sum((w * (x - mean)) ** 2
-                             for w, x in zip(weights, xs, strict=True))) / total
-
-    priced = tuple(Priced(a, -float(committed), 0.0) if a.kind is Act.FOLD
-                   else Priced(a, m, error(xs, m))
-                   for a, xs, m in zip(options, values, means, strict=True))
-    best = max(range(len(priced)), key=lambda i: priced[i].ev)
     pick = 1 if chosen is None else next(i for i, a in enumerate(options)
                                          if _same(game.verify(chosen), a))
-    diffs = [b - c for b, c in zip(values[best], values[pick], strict=True)]
-    loss = priced[best].ev - priced[pick].ev
-    loss_se = error(diffs, loss)
-    effective = total ** 2 / sum(w * w for w in weights)
-    win = sum(w * x for w, x in zip(weights, wins, strict=True)) / total
-    return Decision(hand.round, pick, priced, best, loss, loss_se,
-                    grade(loss, loss_se, game.rules.stakes.opening), len(weights), effective,
-                    win, error(wins, win))
+    sampler = _Worlds(game, seat, *(start or _hand_start(game)))
+    committed = hand.committed[seat]
+    opening = game.rules.stakes.opening
+    # selection: every option with every continuation
+    select = _Sample(sampler, options, committed, random.Random(f"select:{seed}"))
+    select.grow(max(1, worlds // 2), [(j, CONTINUATIONS) for j in range(len(options))])
+    if not select.weights:
+        raise ReviewError("no world explains the bots' actions")
+    then = [max(CONTINUATIONS, key=lambda c: select.mean((j, c))[0]) for j in
+            range(len(options))]
+    keys = [(j, then[j]) for j in range(len(options))]
+    # the rival: the best of the other alternatives on the selection worlds
+    rival = max((j for j in range(len(options)) if j != pick),
+                key=lambda j: select.mean(keys[j])[0], default=pick)
+    # evaluation: fresh worlds, each option with its chosen continuation
+    sample = _Sample(sampler, options, committed, random.Random(f"evaluate:{seed}"), wins=True)
+    sample.grow(worlds, [(j, (then[j],)) for j in range(len(options))])
+    settled = True
+    for attempt in range(RESELECT + 1):  # the evaluation shows a better rival: afresh
+        better = _better(sample, keys, rival, pick)
+        settled = better == rival
+        if settled or attempt == RESELECT:
+            break
+        rival = better
+        sample = _Sample(sampler, options, committed,
+                         random.Random(f"evaluate:{seed}:{better}"), wins=True)
+        sample.grow(worlds, [(j, (then[j],)) for j in range(len(options))])
+    loss, loss_se = sample.paired(keys[rival], keys[pick])
+    while band(loss, loss_se, opening) is None and _hopeful(loss, loss_se, sample.drawn,
+                                                            opening):
+        sample.grow(min(sample.drawn, MAX_WORLDS - sample.drawn),
+                    [(rival, (then[rival],)), (pick, (then[pick],))])
+        loss, loss_se = sample.paired(keys[rival], keys[pick])
+    priced = tuple(Priced(a, -float(committed), 0.0, sample.mean(keys[j])[2], "")
+                   if a.kind is Act.FOLD else Priced(a, *sample.mean(keys[j]), then[j])
+                   for j, a in enumerate(options))
+    weights = sample.weights
+    assert sample.wins is not None
+    win, win_se = _mean(weights, sample.wins)
+    effective = sum(weights) ** 2 / sum(w * w for w in weights)
+    call = next((j for j, a in enumerate(options) if a.kind is Act.CALL), None)
+    verdict = grade(loss, loss_se, opening) if settled else CLOSE
+    return Decision(hand.round, pick, priced, rival if loss > 0 else pick, rival, loss,
+                    loss_se, verdict, len(weights), effective, win, win_se,
+                    None if call is None else _call_figures(sample, keys[call], committed))
 
 
-def _decisions(config: Any, log: Sequence[Any], seat: int
+def price_pair(game: Game, a: Action, b: Action, thens: tuple[str, str], worlds: int,
+               seed: int, start: tuple[Game, list[Action]] | None = None
+               ) -> tuple[float, float]:
+    """Option ``a`` minus option ``b`` for the seat to act (their continuations
+    ``thens``) over ``worlds`` worlds of a stream of their own, and its standard error:
+    an independent check of a decision's loss (tests, ``scripts/grade_stability.py``)."""
+    seat = game.to_act
+    hand = game.hand
+    assert seat is not None and hand is not None
+    sample = _Sample(_Worlds(game, seat, *(start or _hand_start(game))), [a, b],
+                     hand.committed[seat], random.Random(f"check:{seed}"))
+    sample.grow(worlds, [(0, (thens[0],)), (1, (thens[1],))])
+    return sample.paired((0, thens[0]), (1, thens[1]))
+
+
+def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int) -> bool:
+    """Whether :data:`MAX_WORLDS` worlds could clear the nearest boundary (the standard
+    error shrinking as one over the root of the worlds): else more worlds are wasted."""
+    if drawn >= MAX_WORLDS:
+        return False
+    edge = min(abs(loss - limit * opening) for limit, _ in GRADES[:-1])
+    return edge > Z * loss_stderr * math.sqrt(drawn / MAX_WORLDS)
+
+
+def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: int) -> int:
+    """Of the options (not ``pick``) whose mean beats option ``rival``'s by more than
+    ``Z`` standard errors of the paired difference on ``sample``'s worlds, the highest;
+    else ``rival``."""
+    def clearly(j: int) -> bool:
+        diff, se = sample.paired(keys[j], keys[rival])
+        return diff > Z * se
+
+    clear = [j for j in range(len(keys)) if j not in (rival, pick) and clearly(j)]
+    return max(clear, key=lambda j: sample.mean(keys[j])[0], default=rival)
+
+
+def _call_figures(sample: _Sample, key: tuple[int, str], committed: int) -> CallFigures:
+    """瞧 against 甩 on the worlds 瞧 was priced on (module doc, step 7)."""
+    xs = sample.values[key]
+    weights = sample.weights[:len(xs)]
+    gains = [x + committed for x in xs]  # 瞧's net minus 甩's, per world
+    columns = [[float(d > 0) for d in gains], [max(d, 0.0) for d in gains],
+               [max(-d, 0.0) for d in gains]]
+
+    def needs(m: Sequence[float]) -> float:
+        share, up, down = m
+        below = up * (1 - share) + down * share
+        return (0.0 if down <= 0 else 1.0) if below <= 0 else min(1.0, down * share / below)
+
+    share, share_se = _mean(weights, columns[0])
+    need, need_se = _linearised(weights, columns, needs)
+    won = sum(w for w, d in zip(weights, gains, strict=True) if d > 0)
+    lost = sum(weights) - won
+    up = sum(w * d for w, d in zip(weights, gains, strict=True) if d > 0) / won if won else 0.0
+    down = (-sum(w * d for w, d in zip(weights, gains, strict=True) if d <= 0) / lost
+            if lost else 0.0)
+    return CallFigures(share, share_se, need, need_se, up, down)
+
+
+def _linearised(weights: Sequence[float], columns: Sequence[Sequence[float]],
+                f: Callable[[Sequence[float]], float]) -> tuple[float, float]:
+    """``f`` of the columns' weighted means, and its standard error by the delta method
+    (a numerical gradient, each world's influence weighted as in :func:`_mean`)."""
+    total = sum(weights)
+    means = [sum(w * x for w, x in zip(weights, xs, strict=True)) / total for xs in columns]
+    value = f(means)
+    grad = []
+    for k, m in enumerate(means):
+        h = 1e-6 * max(1.0, abs(m))
+        grad.append((f([*means[:k], m + h, *means[k + 1:]]) - value) / h)
+    influence = [sum(g * (xs[i] - m) for g, xs, m in zip(grad, columns, means, strict=True))
+                 for i in range(len(weights))]
+    return value, math.sqrt(sum((w * x) ** 2 for w, x in zip(weights, influence,
+                                                              strict=True))) / total
+
+
+def decisions(config: Any, log: Sequence[Any], seat: int
                ) -> Iterator[tuple[Game, Action, tuple[Game, list[Action]]]]:
     """Each betting decision ``seat`` made in the last hand of the session: the table
     then (valid until the next one is asked for), the action taken, and the table right
@@ -387,7 +664,7 @@ def review(config: Any, log: Sequence[Any], seat: int = 0, worlds: int = WORLDS,
     """Every betting decision ``seat`` made in the last hand of the session
     (``config`` and ``log`` as in ``game.state``), priced."""
     out = [price_decision(game, action, worlds, seed + k, start)
-           for k, (game, action, start) in enumerate(_decisions(config, log, seat))]
+           for k, (game, action, start) in enumerate(decisions(config, log, seat))]
     if not out:
         raise ReviewError(f"seat {seat} made no betting decision in the last hand")
     return out
@@ -399,7 +676,7 @@ def retry(config: Any, log: Sequence[Any], seat: int, index: int, action: Action
     e.g. a 返 of another amount) as the choice: the same worlds' seed, every alternative
     and ``action`` priced and graded as :func:`review` does.  An action that is not legal
     there raises :class:`~engine.game.ActionError`."""
-    for k, (game, _, start) in enumerate(_decisions(config, log, seat)):
+    for k, (game, _, start) in enumerate(decisions(config, log, seat)):
         if k == index:
             return price_decision(game, action, worlds, seed + k, start)
     raise ReviewError(f"seat {seat} made no decision {index} in the last hand")
@@ -410,10 +687,16 @@ def decision_json(d: Decision) -> dict[str, Any]:
         "round": d.round,
         "chosen": d.chosen,
         "best": d.best,
-        "options": [{**p.action.to_dict(), "ev": p.ev, "stderr": p.stderr}
-                    for p in d.options],
-        "loss": d.loss, "loss_stderr": d.loss_stderr, "grade": d.grade,
+        "rival": d.rival,
+        "options": [{**p.action.to_dict(), "ev": p.ev, "stderr": p.stderr,
+                     "worlds": p.worlds, "then": p.then} for p in d.options],
+        "loss": d.loss, "loss_stderr": d.loss_stderr, "low": d.interval[0],
+        "high": d.interval[1], "grade": d.grade,
         "worlds": d.worlds, "effective_worlds": round(d.effective, 1),
         "win": d.win, "win_stderr": d.win_stderr,
+        "call": None if d.call is None else {
+            "share": d.call.share, "share_stderr": d.call.share_stderr,
+            "needs": d.call.needs, "needs_stderr": d.call.needs_stderr,
+            "gain": d.call.gain, "loss": d.call.loss},
     }
 

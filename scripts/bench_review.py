@@ -3,7 +3,8 @@ computes it, off the request path, tutorial/jobs.py; target p95 ≤ 2 s of one c
 
 Plays practice sessions as the site does — the learner in seat 0 against three bots
 (``simple``, ``strong`` and ``mixed`` tables, fixed seeds), the learner by a seeded
-random policy that mostly 瞧 / 休 and sometimes 返, 敲 or 甩 — and times, at the end of
+random policy that mostly 瞧 / 休 and sometimes 返, 敲 or 甩
+(``tests/coach_hands.py``, :func:`practice_exports`) — and times, at the end of
 every hand, what the worker computes: :func:`tutorial.coach.review_export` on the
 session's log (every betting decision priced, the split priced at the showdown).  CPU
 time (``time.process_time``), so other load on the machine does not count; prints p50 /
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -29,46 +29,20 @@ import django
 
 django.setup()
 
-from engine.bots import bot_action, warm  # noqa: E402
-from engine.game import Act, Action, Game, Phase  # noqa: E402
+from engine.bots import warm  # noqa: E402
 from engine.rules import Rules  # noqa: E402
-from engine.simulate import play_hand, rebuy_empty  # noqa: E402
+from tests.coach_hands import practice_exports  # noqa: E402
 from tutorial.coach import review_export  # noqa: E402
 
 TARGET_MS = 2000.0  # issue 20 §7
 LEVELS = {"simple": ["simple"] * 3, "strong": ["strong"] * 3,
           "mixed": ["simple", "strong", "simple"]}
-WEIGHTS = {Act.CALL: 8, Act.CHECK: 8, Act.RAISE: 2, Act.FOLD: 1, Act.QIAO: 0.3}
-
-
-def learner(game: Game, rng: random.Random) -> Action:
-    if game.phase is Phase.SHOWDOWN:
-        game.seats[0].bot = "strong"
-        try:
-            return bot_action(game, 0, rng)
-        finally:
-            game.seats[0].bot = None
-    legal = game.legal_actions(0)
-    acts = [a for a in legal.acts if a in WEIGHTS]
-    act = rng.choices(acts, [WEIGHTS[a] for a in acts])[0]
-    if act is Act.RAISE:
-        return Action(Act.RAISE, 0, legal.min_raise)
-    if act is Act.QIAO:
-        return Action(Act.QIAO, 0, legal.qiao)
-    return Action(act, 0)
 
 
 def session(levels: list[str], hands: int, seed: int) -> list[tuple[float, list[float]]]:
     """(CPU ms, the options' standard errors) of the review of every hand of a session."""
-    rules = Rules()
-    game = Game.new([("you", None)] + [(f"bot{i}", lv) for i, lv in enumerate(levels)],
-                    rules, seed)
-    rng = random.Random(seed)
     out = []
-    for number in range(1, hands + 1):
-        rebuy_empty(game)
-        play_hand(game, lambda g, seat: learner(g, rng) if seat == 0 else bot_action(g, seat, rng))
-        export = {"config": game.state.config, "log": game.state.log, "seat": 0}
+    for number, export in enumerate(practice_exports(levels, hands, seed), 1):
         start = time.process_time()
         data = review_export(export, number)
         ms = (time.process_time() - start) * 1000

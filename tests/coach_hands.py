@@ -8,13 +8,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Any
 
 import pytest
 from django.http import HttpResponse
 from django.test import Client
 
-from engine.game import Act, Game, Phase
+from engine.bots import bot_action
+from engine.game import Act, Action, Game, Phase
 from engine.review import review
+from engine.rules import Rules
+from engine.simulate import play_hand, rebuy_empty
 from tests.jobs import work
 from tests.tables import game_of, table_of
 from tutorial.models_table import PracticeTable
@@ -100,3 +104,73 @@ def _move(g: Game, rng: random.Random) -> dict[str, object]:
         assert legal.min_raise is not None
         return {"act": "raise", "amount": legal.min_raise}
     return {"act": act.value}
+
+
+# ---------------------------------------------------------------------- engine-only hands
+LEARNER_WEIGHTS = {Act.CALL: 8, Act.CHECK: 8, Act.RAISE: 2, Act.FOLD: 1, Act.QIAO: 0.3}
+
+
+def learner_move(game: Game, rng: random.Random, weights: dict[Act, float] = LEARNER_WEIGHTS
+                 ) -> Action:
+    """A practising learner in seat 0: mostly 瞧 / 休, sometimes the minimum 返, 敲 or
+    甩 (``weights``); the split as the ``strong`` bot splits."""
+    if game.phase is Phase.SHOWDOWN:
+        game.seats[HUMAN].bot = "strong"
+        try:
+            return bot_action(game, HUMAN, rng)
+        finally:
+            game.seats[HUMAN].bot = None
+    legal = game.legal_actions(HUMAN)
+    acts = [a for a in legal.acts if a in weights]
+    act = rng.choices(acts, [weights[a] for a in acts])[0]
+    if act is Act.RAISE:
+        return Action(Act.RAISE, HUMAN, legal.min_raise)
+    if act is Act.QIAO:
+        return Action(Act.QIAO, HUMAN, legal.qiao)
+    return Action(act, HUMAN)
+
+
+def practice_exports(levels: list[str], hands: int, seed: int,
+                     weights: dict[Act, float] = LEARNER_WEIGHTS
+                     ) -> Iterator[dict[str, Any]]:
+    """A practice session played by the engine alone (the learner in seat 0 by
+    :func:`learner_move`, bots of ``levels``, deck seed ``seed``): after each of its
+    ``hands`` hands, the export the coach reviews (``{"config", "log", "seat"}``)."""
+    game = Game.new([("you", None)] + [(f"bot{i}", lv) for i, lv in enumerate(levels)],
+                    Rules(), seed)
+    rng = random.Random(seed)
+    for _ in range(hands):
+        rebuy_empty(game)
+        play_hand(game, lambda g, seat: learner_move(g, rng, weights) if seat == HUMAN
+                  else bot_action(g, seat, rng))
+        yield {"config": game.state.config, "log": list(game.state.log), "seat": HUMAN}
+
+
+# heads-up and four seats; the learner bets and folds more often than in LEARNER_WEIGHTS
+# so that the set holds every kind of decision
+FIXED_SESSIONS = ((["strong"], 7), (["strong", "simple", "strong"], 8),
+                  (["simple"], 9), (["strong", "strong", "strong"], 10))
+FIXED_WEIGHTS = {Act.CALL: 6, Act.CHECK: 6, Act.RAISE: 2, Act.FOLD: 1.5, Act.QIAO: 1}
+
+
+def fixed_hands(per_session: int = 8) -> list[dict[str, Any]]:
+    """The coach's fixed set of practice hands (issue 20): the first ``per_session`` hands
+    of each of :data:`FIXED_SESSIONS` in which the learner made a betting decision."""
+    out = []
+    for levels, seed in FIXED_SESSIONS:
+        kept = 0
+        for data in practice_exports(levels, 40, seed, FIXED_WEIGHTS):
+            if kept == per_session:
+                break
+            if _decides(data):
+                out.append(data)
+                kept += 1
+    return out
+
+
+def _decides(data: dict[str, Any]) -> bool:
+    log = data["log"]
+    deal = max(i for i, a in enumerate(log) if a["kind"] == "deal")
+    return any(a.get("seat") == HUMAN and a["kind"] in ("call", "check", "raise", "fold",
+                                                         "tuo", "qiao")
+               for a in log[deal + 1:])

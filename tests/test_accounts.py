@@ -18,10 +18,11 @@ from django.contrib.sessions.models import Session
 from django.core import serializers
 from django.test import Client
 
-from tutorial import accounts
+from tutorial import accounts, jobs
 from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
-from tutorial.models_coach import HandReview
+from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
+from tutorial.models_jobs import ComputeJob
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard
 from tutorial.models_table import PracticeHand, PracticeTable
@@ -77,6 +78,8 @@ def table(key: str) -> PracticeTable:
     t = PracticeTable.objects.create(owner=key, state={"s": 1})
     PracticeHand.objects.create(table=t, number=1, hand={"h": 1})
     HandReview.objects.create(table=t, number=1, data={"r": 1})
+    RetryPrice.objects.create(table=t, number=1, k=0, amount=9, data={"p": 1})
+    ComputeJob.objects.create(key=jobs.reprice_key(t.pk, 1, 0, 10))
     return t
 
 
@@ -491,6 +494,7 @@ def test_the_download_holds_everything_of_the_learner_and_nothing_else() -> None
     assert len(data["practice_tables"]) == 1
     assert len(data["practice_tables"][0]["hands"]) == 1
     assert len(data["practice_tables"][0]["reviews"]) == 1
+    assert len(data["practice_tables"][0]["retry_prices"]) == 1
     assert [n["title"] for n in data["nights"]] == ["alice's night"]
     assert len(data["nights"][0]["events"]) == 1
     assert len(data["account"]["recovery_codes"]) == 10

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.concurrency
 
 class Learner(Client):
     """A visitor with a session who plays the practice table: 瞧 / 休 at their first
-    decision of a hand, 甩 at the next (no showdown to split, no card to squeeze)."""
+    decision of a hand, 甩 at the next (no showdown to split; a fourth card is squeezed)."""
 
     FIRST = "/table/"
     COOKIES = ("csrftoken", "sessionid")
@@ -43,6 +43,8 @@ class Learner(Client):
             acts = re.findall(r'name="act" value="(\w+)"', page)
             if 'class="bot-step"' in page:
                 path, form = "bot", {}
+            elif f'action="{url}squeeze"' in page:  # round 3: the fourth card to squeeze
+                path, form = "squeeze", {}
             elif "deal" in acts:
                 path, form = "act", {"act": "deal"}
             else:

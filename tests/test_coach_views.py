@@ -257,7 +257,8 @@ def test_english(played: tuple[Client, str]) -> None:
         assert untranslated(client.get(path).content.decode(), game_terms()) == [], path
     html = unlinked(client.get(f"/coach/{tid}/1/").content.decode())
     assert "Review of hand 1" in html and "Each of your decisions" in html
-    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)"))
+    assert any(word in html for word in ("(good)", "(inaccurate)", "(mistake)", "(blunder)",
+                                         "(too close to call)"))
     html = unlinked(client.get(f"/coach/{tid}/1/retry/0/", {"pick": "0"}).content.decode())
     assert "What do you choose this time?" in html and "You chose" in html
     html = unlinked(client.get(f"/coach/{tid}/").content.decode())
@@ -349,6 +350,6 @@ def test_a_hand_its_log_does_not_replay_to_fails_its_job(played: tuple[Client, s
 def test_a_loss_that_rounds_to_nothing_reads_as_a_tie() -> None:
     """Not "平均多 0.0 个筹码": a difference that rounds to 0.0 is said in words."""
     from tutorial.views.coach import why
-    d = {"best": 0, "chosen": 1, "grade": "好", "loss": 0.02, "loss_stderr": 5.3}
+    d = {"best": 0, "chosen": 1, "grade": "难分", "loss": 0.02, "loss_stderr": 0.3}
     sentence = why(d, "甩", "休")
-    assert "平均差不多，分不出高下" in sentence and "0.0" not in sentence
+    assert "平均差不多" in sentence and "0.0" not in sentence

@@ -39,8 +39,9 @@ from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest
 
 from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
-from tutorial.models_coach import HandReview
+from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
+from tutorial.models_jobs import ComputeJob
 from tutorial.models_limits import RateCount
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizProgress, QuizQuestion, ReviewCard
@@ -267,6 +268,7 @@ def export(user: User) -> dict[str, Any]:
             **_rows(PracticeTable.objects.filter(pk=table.pk))[0],
             "hands": _rows(PracticeHand.objects.filter(table=table), "id", "table_id"),
             "reviews": _rows(HandReview.objects.filter(table=table), "id", "table_id"),
+            "retry_prices": _rows(RetryPrice.objects.filter(table=table), "id", "table_id"),
         })
     nights = []
     for night in Night.objects.filter(organisers__user=user).order_by("created"):
@@ -290,14 +292,17 @@ def export(user: User) -> dict[str, Any]:
 
 
 def erase(user: User) -> None:
-    """Delete ``user`` and everything they own: progress rows, tables (their hands and
-    reviews go with them), the nights they organise, their sessions, their rate-limit
-    counters and the account itself."""
+    """Delete ``user`` and everything they own: progress rows, tables (their hands,
+    reviews and re-priced decisions go with them, and the jobs queued for them), the
+    nights they organise, their sessions, their rate-limit counters and the account."""
     key = user_key(user.pk)
     with transaction.atomic():
         for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
             model.objects.filter(session_key=key).delete()
-        PracticeTable.objects.filter(owner=key).delete()
+        tables = PracticeTable.objects.filter(owner=key)
+        for table_id in tables.values_list("pk", flat=True):
+            ComputeJob.objects.filter(key__contains=f":{table_id}:").delete()
+        tables.delete()
         Night.objects.filter(organisers__user=user).delete()
         end_sessions(user)
         RateCount.objects.filter(key=f"{ACCOUNT_SCOPE}:{account_tag(user.username)}").delete()

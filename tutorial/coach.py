@@ -37,14 +37,14 @@ from engine.game import (
     replay,
 )
 from engine.groups import Group
-from engine.review import WORLDS, ReviewError, decision_json, grade, retry, review
+from engine.review import WORLDS, ReviewError, Z, decision_json, grade, retry, review
 from engine.showdown import Opponent, Situation, price
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.table_store import replayed
 
 HUMAN = 0
-VERSION = 4  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 5  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -222,8 +222,8 @@ def store_reprice(table: PracticeTable, number: int, k: int, amount: int) -> Non
 
 # ---------------------------------------------------------------------- the session report
 def counted(loss: float, loss_stderr: float) -> float:
-    """The chips a decision gave up, counted only beyond two standard errors (as graded)."""
-    return float(loss) if loss > 2 * loss_stderr else 0.0
+    """The chips a decision gave up, counted only when its 95 % interval lies above 0."""
+    return float(loss) if loss > Z * loss_stderr else 0.0
 
 
 def adjusted(data: dict[str, Any]) -> float:

@@ -72,9 +72,15 @@ class Exercise:
     focus: tuple[str, ...] = ()
     prompt: str = ""
     options: tuple[str, ...] = ()
-    answer: int = 0
+    written_answer: int = 0
     why: str = ""
     bet: Bet | None = None  # a 瞧-or-甩 judgement: options, answer and why come from the engine
+
+    @property
+    def answer(self) -> int:
+        """The right option's index (a betting judgement's is computed when first asked,
+        so that listing the lessons does not load the advisor's table)."""
+        return self.written_answer if self.bet is None else bet_judgement(self.bet)[0]
 
 
 #: The options of a betting judgement, in this order.
@@ -85,11 +91,13 @@ BET_WHY = ("最好的分法：头 %(head)s，尾 %(tail)s。对手拿随便一�
            "实战里要再掂量。")
 
 
+@cache
 def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     """The better answer to ``bet`` (an index of :data:`BET_OPTIONS`) and the figures of
-    its explanation: the engine's exact 吃/走/死 chances of the hand's best split against a
-    random opponent hand (:func:`engine.advisor.advise`), the average result of 瞧 in chips
-    ((吃 − 死) × the level) against the stake that 甩 gives up."""
+    its explanation (no words, so one cache serves every language): the engine's exact
+    吃/走/死 chances of the hand's best split against a random opponent hand
+    (:func:`engine.advisor.advise`), the average result of 瞧 in chips ((吃 − 死) × the
+    level) against the stake that 甩 gives up."""
     advice = advise(bet.cards, RULES)
     best = advice.splits[advice.best]
     call = (best.p_win - best.p_lose) * bet.level
@@ -98,14 +106,14 @@ def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
         "head": best.split.head.display_name(), "tail": best.split.tail.display_name(),
         "win": f"{best.p_win:.0%}", "push": f"{best.p_push:.0%}", "lose": f"{best.p_lose:.0%}",
         "call": f"{call:+.1f}", "fold": f"{-bet.stake:+d}", "level": bet.level,
-        "best": pgettext("course", BET_OPTIONS[answer]),
     }
 
 
 def explanation(exercise: Exercise) -> SafeString:
     """The sentence shown after a written or betting exercise is answered."""
     if exercise.bet is not None:
-        return text(BET_WHY, **bet_judgement(exercise.bet)[1])
+        answer, figures = bet_judgement(exercise.bet)
+        return text(BET_WHY, **figures, best=pgettext("course", BET_OPTIONS[answer]))
     return text(exercise.why)
 
 
@@ -133,10 +141,9 @@ def _exercise(n: int, raw: dict[str, Any]) -> Exercise:
     if "bet" in raw:
         spot = raw["bet"]
         bet = Bet(parse_hand(spot["cards"]), spot["stake"], spot["level"])
-        return Exercise(n, None, prompt=raw["choice"], options=BET_OPTIONS,
-                        answer=bet_judgement(bet)[0], bet=bet)
+        return Exercise(n, None, prompt=raw["choice"], options=BET_OPTIONS, bet=bet)
     return Exercise(n, None, prompt=raw["choice"], options=tuple(raw["options"]),
-                    answer=raw["answer"], why=raw["why"])
+                    written_answer=raw["answer"], why=raw["why"])
 
 
 @cache

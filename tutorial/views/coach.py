@@ -25,12 +25,13 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.numbers import NumberError, parse_int
-from engine.review import grade
+from engine.review import CLOSE, Z, band, grade
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import reader_key
 from tutorial.models_coach import HandReview
@@ -101,16 +102,22 @@ def option_label(o: dict[str, Any]) -> str:
     return f"{word} {o['amount']}" if o.get("amount") is not None else word
 
 
+# the learner's continuation after an option (engine.review.CONTINUATIONS)
+THEN_WORDS = {"strong": N_("之后像“强”电脑那样打"), "qiao": N_("之后一有机会就敲"),
+              "call": N_("之后一直瞧或休")}
+
+
 def _figures(d: dict[str, Any]) -> dict[str, Any]:
     """A graded decision ready for the template: options with words, the sentence why."""
     options = [{**o, "label": option_label(o), "best": i == d["best"],
-                "chosen": i == d["chosen"], "index": i}
+                "chosen": i == d["chosen"], "index": i,
+                "then_label": _(THEN_WORDS[o["then"]]) if o.get("then") else ""}
                for i, o in enumerate(d["options"])]
     best, chosen = options[d["best"]], options[d["chosen"]]
     units = d["loss"] / max(1, d.get("opening", 1))
     return {**d, "options": options, "best_label": best["label"],
             "chosen_label": chosen["label"], "units": units, "gloss": gloss(d["grade"]),
-            "why": why(d, best["label"], chosen["label"])}
+            "why": why(d, options[d.get("rival", d["best"])]["label"], chosen["label"])}
 
 
 def percent(x: float) -> str:
@@ -118,32 +125,94 @@ def percent(x: float) -> str:
     return f"{100 * x:.0f}" if x >= 0.01 or x == 0 else f"{100 * x:.1f}"
 
 
-def why(d: dict[str, Any], best: str, chosen: str) -> str:
-    """One plain sentence: the choice against the best, the odds the price of a call
-    offered, how often the hand wins at the showdown (± its error), the 皮."""
-    words = {"best": best, "chosen": chosen, "loss": f"{d['loss']:.1f}",
-             "se": f"{d['loss_stderr']:.1f}", "call": d.get("to_call", 0),
-             "pot": d.get("pot", 0) + d.get("to_call", 0), "odds": f"{100 * d.get('odds', 0):.0f}",
-             "pi": d.get("pi", 0), "win": f"{100 * d.get('win', 0):.0f}",
-             "win_se": percent(d.get("win_stderr", 0))}
-    if d["best"] == d["chosen"]:
-        first = _("你选的“%(chosen)s”就是这几种里平均最好的。") % words
-    elif words["loss"] == "0.0":
-        first = _("“%(best)s”和你的“%(chosen)s”平均差不多，分不出高下。") % words
-    elif d["grade"] == "好":
-        first = _("“%(best)s”平均多 %(loss)s 个筹码，但误差有 ±%(se)s，分不出高下。") % words
+def shares(a: float, b: float) -> tuple[str, str]:
+    """Two shares as percentages that compare as the shares do: one decimal more when
+    whole numbers would show different shares as equal."""
+    for digits in (0, 1, 2):
+        x, y = f"{100 * a:.{digits}f}", f"{100 * b:.{digits}f}"
+        if (float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b):
+            return x, y
+    return x, y
+
+
+def chips(x: float) -> str:
+    """Chips with one decimal (never "-0.0")."""
+    text = f"{x:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def why(d: dict[str, Any], rival: str, chosen: str) -> str:
+    """The sentences beside a graded decision; every figure compared in one sentence
+    measures the same thing (issue 20 §4): the choice against its rival (``d["rival"]``,
+    the best other alternative, labelled ``rival``; the loss and
+    its 95 % interval, the band it falls in), 瞧 against 甩 on the same worlds (the
+    share of worlds in which 瞧 ends better than folding now against the share it
+    needs), how often the hand wins at a showdown now, the 皮."""
+    opening = max(1, d.get("opening", 1))
+    low, high = d["loss"] - Z * d["loss_stderr"], d["loss"] + Z * d["loss_stderr"]
+    words: dict[str, Any] = {
+        "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
+        "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
+        "call": d.get("to_call", 0), "pi": d.get("pi", 0),
+        "win": f"{100 * d.get('win', 0):.0f}", "win_se": percent(d.get("win_stderr", 0))}
+    if d.get("rival", d["best"]) == d["chosen"]:
+        first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
     else:
-        first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码（误差 ±%(se)s）。") % words
-    if d.get("to_call"):
-        second = _("瞧要再放 %(call)s，放进去以后桌上一共 %(pot)s，"
-                   "所以瞧至少要有 %(odds)s%% 的把握才不亏。") % words
+        if words["loss"] == "0.0":
+            first = _("“%(best)s”和你的“%(chosen)s”平均差不多，95%% 的把握在 %(low)s 到 "
+                      "%(high)s 之间") % words
+        elif d["loss"] >= 0:
+            first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码，95%% 的把握在 "
+                      "%(low)s 到 %(high)s 之间") % words
+        else:
+            first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码，"
+                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % {
+                **words, "ahead": chips(-d["loss"]), "ahead_low": chips(-high),
+                "ahead_high": chips(-low)}
+        if d["grade"] == CLOSE:
+            lower, upper = (band(x, 0.0, opening) or CLOSE for x in (low, high))
+            first += _("：可能算“%(lower)s”，也可能算“%(upper)s”，难分。") % {
+                "lower": _grade_word(lower), "upper": _grade_word(upper)}
+        elif d["grade"] == "好" and d["loss"] >= 0:
+            first += _("，都不到发招的一半（%(half)s），算好。") % words
+        elif d["grade"] == "好":
+            first += _("，算好。")
+        else:
+            first += _("（发招的 %(units)s 倍）。") % words
+    call = d.get("call")
+    if d.get("to_call") and call:
+        fold = next(o for o in d["options"] if o["kind"] == "fold")
+        calling = next(o for o in d["options"] if o["kind"] == "call")
+        gap = calling["ev"] - fold["ev"]
+        share, needs = shares(call["share"], call["needs"])
+        words |= {"share": share, "share_se": percent(call["share_stderr"]), "needs": needs,
+                  "needs_se": percent(call["needs_stderr"]), "gain": chips(call["gain"]),
+                  "lose": chips(call["loss"]), "gap": chips(abs(gap)),
+                  "se": chips(calling["stderr"])}
+        second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局最后比"
+                   "现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，"
+                   "这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
+        if abs(gap) <= Z * calling["stderr"]:
+            second += _("瞧和甩平均差 %(gap)s 个筹码，在误差（±%(se)s）以内。") % words
+        elif gap > 0:
+            second += _("所以瞧比甩平均多 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+        else:
+            second += _("所以瞧比甩平均少 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+    elif d.get("to_call"):
+        second = _("瞧要再放 %(call)s。") % words
     else:
         second = _("没人下注，休一分钱不花。")
-    if "win" in d:  # the share estimated from the same worlds: always with its error
-        second += _("这手牌要是一直比到底，赢的机会约 %(win)s%%（误差 ±%(win_se)s%%）。") % words
+    if "win" in d:  # another measure, in a sentence of its own
+        second += _("要是现在就摊牌、谁也不再下注，这手牌约 %(win)s%%（误差 ±%(win_se)s%%）"
+                    "的牌局会赢钱。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
     return f"{first}{second}"
+
+
+def _grade_word(word: str) -> str:
+    """A grade as the sentences name it (its English gloss in English)."""
+    return gloss(word) or word
 
 
 def split_label(o: dict[str, Any]) -> str:
@@ -312,7 +381,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
           else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
     verdict = grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
-            "why": why({**d, "chosen": j, "loss": loss, "loss_stderr": se, "grade": verdict},
+            "why": why({**d, "chosen": j, "rival": d["best"], "loss": loss, "loss_stderr": se,
+                        "grade": verdict},
                        top["label"], mine["label"]),
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
 
