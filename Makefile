@@ -24,7 +24,7 @@ DEV_STAMP     := $(VENV)/.dev.stamp
 
 VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
 
-.PHONY: run test lint typecheck pytest messages migrate chromium java clean serve-prod
+.PHONY: run test lint typecheck pytest messages migrate chromium java icu clean serve-prod
 
 run: $(RUNTIME_STAMP) messages migrate
 	$(PY) scripts/run_dev.py 127.0.0.1:8000
@@ -43,11 +43,11 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 
-$(RUNTIME_STAMP): requirements.txt | $(PY)
+$(RUNTIME_STAMP): requirements.txt | $(PY) icu
 	$(PY) -m pip install -r requirements.txt
 	touch $@
 
-$(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY) icu
 	$(PY) -m pip install -r requirements-dev.txt
 	touch $(RUNTIME_STAMP) $@
 
@@ -56,6 +56,12 @@ messages: | $(PY)
 
 migrate: $(RUNTIME_STAMP)
 	$(PY) manage.py migrate --noinput
+
+# PyICU (names: UTS #39 skeletons) compiles against Debian's ICU.
+icu:
+	@if ! dpkg -s libicu-dev pkg-config >/dev/null 2>&1; then \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y libicu-dev pkg-config; \
+	fi
 
 # Debian's chromium for the browser tests (never `playwright install`); CJK fonts so
 # screenshots show Chinese text instead of empty boxes.

@@ -7,7 +7,8 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org), default none.
     DATABASE_URL     dj-database-url syntax; default sqlite:///<project>/db.sqlite3.
     DATABASE_CREATE  "1" lets a production SQLite database file be created (first migrate).
-    RATE_LIMITS      e.g. "new=100/600,write=600/60" (per client: requests/seconds).
+    RATE_LIMITS      e.g. "new=100/600,write=600/60,session=60/3600" (per client:
+                     requests/seconds).
     CLIENT_IP_HEADER behind a proxy, e.g. HTTP_X_FORWARDED_FOR (its last address counts).
     SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
@@ -133,7 +134,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
                      "QUEUES": ["coach", "moves"]}}
 TASK_LEASE = int(os.environ.get("TASK_LEASE", "30"))
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "tutorial.sessions"  # the database store; a key the server did not issue is None
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends
 # the visitor's to a year.  serve_prod.sh runs clearsessions at each start.
@@ -170,11 +171,12 @@ def _rate_limits(text: str) -> dict[str, tuple[int, int]]:
 
 # Per-client rate limits on requests that create rows (tutorial/ratelimit.py): "new" for
 # new tables and nights, "write" for table actions, night entries and quiz/course answers.
+# "session" counts those that come without a session cookie (each may create a session);
 # "compute" for requests that queue heavy work (a review, a 返 priced again, an expert's move);
 # "login" and "login-account" count sign-in and recovery attempts per client and per username,
 # "signup" new accounts per client.
-RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "compute": (60, 60), "login": (30, 600),
-               "login-account": (10, 600), "signup": (10, 3600),
+RATE_LIMITS = {"new": (100, 600), "write": (600, 60), "session": (60, 3600), "compute": (60, 60),
+               "login": (30, 600), "login-account": (10, 600), "signup": (10, 3600),
                **_rate_limits(os.environ.get("RATE_LIMITS", ""))}
 # Behind a proxy, the request's META key holding the client address it saw (the last one
 # of a comma-separated list), e.g. HTTP_X_FORWARDED_FOR; unset: REMOTE_ADDR.
@@ -246,6 +248,7 @@ if _proxy_header:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"refusals": {"()": "tutorial.logs.OneLineRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "refusals"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

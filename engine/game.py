@@ -49,10 +49,19 @@ from .rules import PRESETS, Rules, RulesError, get_stakes
 from .settle import Seat, settle
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
+# one-line players for testing the bots (engine/probes.py), and top-N (1 ≤ N ≤ 100)
+PROBE_LEVELS = ("always-qiao", "always-call", "min-raise", "fold-to-bet")
+
+
+def is_probe(level: str) -> bool:
+    """Whether ``level`` names a probe (engine/probes.py), ``top-N`` included."""
+    head, _, n = level.partition("-")
+    return level in PROBE_LEVELS or (head == "top" and n.isdigit() and 1 <= int(n) <= 100)
 
 __all__ = [
-    "ERROR_PARAMS", "Act", "Action", "ActionError", "ErrorCode", "Game", "HandResult",
-    "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict", "hand_to_dict", "replay",
+    "ERROR_PARAMS", "PROBE_LEVELS", "Act", "Action", "ActionError", "ErrorCode", "Game",
+    "HandResult", "Legal", "Phase", "SeatState", "card_by_label", "hand_from_dict",
+    "hand_to_dict", "is_probe", "replay",
 ]
 
 T = TypeVar("T")
@@ -189,7 +198,9 @@ class Phase(StrEnum):
 class Action:
     """One action record.  ``amount``: the new level (RAISE/TUO/QIAO, filled in when
     applied) or the chips (REBUY).  ``cards``: the split as four card labels, the first
-    two forming one group (SPLIT), or a stacked deck (DEAL)."""
+    two forming one group (SPLIT), or a stacked deck (DEAL): 32 positions, each a card
+    label or "" for a card never dealt (filled with the cards left, in the deck's order:
+    an export names only the cards that were dealt, :func:`dealt_deck`)."""
 
     kind: Act
     seat: int | None = None
@@ -361,7 +372,7 @@ class Game:
             raise RulesError(f"a table seats {rules.min_seats}–{rules.max_seats} players")
         names = [p[0] for p in players]
         for _, bot in players:
-            if bot is not None and bot not in BOT_LEVELS:
+            if bot is not None and bot not in BOT_LEVELS and not is_probe(bot):
                 raise RulesError(f"unknown bot level {bot!r} (use {', '.join(BOT_LEVELS)})")
         if len(set(names)) != n or any(not name.strip() for name in names):
             raise RulesError("every seat needs a different, non-empty name")
@@ -663,7 +674,9 @@ class Game:
             raise ActionError(ErrorCode.NOT_POSSIBLE, "圈芒 ends a session: play a hand first",
                               act=kind.value)
         if kind is Act.DEAL and action.cards:
-            if sorted(action.cards) != sorted(c.label for c in DECK):
+            named = [c for c in action.cards if c]
+            if len(action.cards) != 32 or len(set(named)) != len(named) or \
+                    not set(named) <= {c.label for c in DECK}:
                 raise ActionError(ErrorCode.BAD_DECK,
                                   "a stacked deck must hold the 32 cards once each")
         return Action(kind, None, None, tuple(action.cards))
@@ -795,7 +808,8 @@ class Game:
         st.hand_no += 1
         n = len(st.seats)
         if stacked:
-            deck = [card_by_label(c) for c in stacked]
+            rest = iter(c for c in DECK if c.label not in set(stacked))
+            deck = [card_by_label(c) if c else next(rest) for c in stacked]
         else:
             deck = list(DECK)
             random.Random(st.seed * 1_000_003 + st.hand_no).shuffle(deck)
@@ -1183,6 +1197,18 @@ def hand_to_dict(hand: Hand) -> dict[str, Any]:
 
 def hand_from_dict(data: Mapping[str, Any]) -> Hand:
     return _hand_from(data)
+
+
+def dealt_deck(h: Hand) -> list[str]:
+    """A DEAL action's deck that deals ``h`` again and names only the cards that were
+    dealt ("" for the 3rd and 4th cards of a player who folded before getting them, and
+    for the cards left in the deck)."""
+    n = len(h.order)
+    deck = [""] * 32
+    for pos, seat in enumerate(h.order):
+        for j in range(cards_dealt(h, seat)):
+            deck[j * n + pos] = h.cards[seat][j]
+    return deck
 
 
 def _fold_round(h: Hand, seat: int) -> int:

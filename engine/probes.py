@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .bots import Policy, View, share_above
-from .game import Act, Action
+from .game import PROBE_LEVELS, Act, Action, is_probe
 from .rules import Rules
 
 __all__ = ["PROBES", "is_probe", "probe_distribution"]
@@ -67,18 +67,8 @@ def _top(percent: int) -> ProbePolicy:
     return top
 
 
-PROBES: dict[str, ProbePolicy] = {
-    "always-qiao": _qiao, "always-call": _call, "min-raise": _min_raise,
-    "fold-to-bet": _fold,
-}
-
-
-def is_probe(level: str) -> bool:
-    """Whether ``level`` names a probe (``top-N`` with 1 ≤ N ≤ 100 included)."""
-    if level in PROBES:
-        return True
-    head, _, n = level.partition("-")
-    return head == "top" and n.isdigit() and 1 <= int(n) <= 100
+PROBES: dict[str, ProbePolicy] = dict(zip(PROBE_LEVELS, (_qiao, _call, _min_raise, _fold),
+                                          strict=True))
 
 
 def probe_distribution(v: View, level: str, rules: Rules) -> Policy:

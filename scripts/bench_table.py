@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,18 +35,9 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=600, help="timed actions per mark")
     args = parser.parse_args()
     marks = sorted(int(x) for x in args.hands.split(","))
-    with tempfile.TemporaryDirectory(prefix="chexuan-bench-") as tmp:
-        os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chexuan_site.settings")
-        os.environ["DEBUG"] = "1"
-        # one client makes every request here: lift the per-client limit on table actions
-        os.environ.setdefault("RATE_LIMITS", "write=1000000/60")
-        import django
+    from scripts.bench_site import throwaway_site
 
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
+    with throwaway_site("write=1000000/60"):  # one client makes every table action
         run(marks, args.actions)
 
 

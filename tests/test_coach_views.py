@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from engine.game import Action, Game, card_by_label, replay
+from engine.game import Action, Game, card_by_label, cards_dealt, replay
 from engine.review import decision_json, review
 from tests.coach_hands import _move, coached, drive
 from tests.jobs import work
@@ -43,8 +43,33 @@ def test_export_replays_the_hand_without_the_seed(played: tuple[Client, str]) ->
     from tests.tables import table_of
     whole = full_game(table_of(f"/table/{tid}/"))
     again = replay(data["config"], data["log"])
-    assert [h.cards for h in again.history] == [h.cards for h in whole.history[:2]]
+    dealt = [[c[:cards_dealt(h, s)] for s, c in enumerate(h.cards)] for h in whole.history[:2]]
+    assert [[c[:cards_dealt(h, s)] for s, c in enumerate(h.cards)]
+            for h in again.history] == dealt
     assert [h.result.nets for h in again.history] == [h.result.nets for h in whole.history[:2]]
+
+
+def test_exports_name_only_dealt_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 §5: no deck in an export names a card nobody was dealt (the 3rd and 4th
+    cards of a player who folded first, the cards left in the deck), over many hands at a
+    table where players fold early; each export still replays the hands exactly."""
+    from tests.coach_hands import play_hands
+    client = Client()
+    table = play_hands(client, monkeypatch, 5, hands=12, bots=4, level="simple")
+    whole = full_game(table)
+    undealt_seen = 0
+    for number in range(1, 13):
+        data = json.loads(client.get(f"/coach/{table.id}/{number}/hand.json").content)
+        decks = [a["cards"] for a in data["log"] if a["kind"] == "deal"]
+        assert len(decks) == number
+        for deck, hand in zip(decks, whole.history, strict=False):
+            dealt = {c for s, cards in enumerate(hand.cards)
+                     for c in cards[:cards_dealt(hand, s)]}
+            assert {c for c in deck if c} == dealt
+            undealt_seen += sum(len(c) for c in hand.cards) - len(dealt)
+        again = replay(data["config"], data["log"])
+        assert again.history[-1].result.nets == whole.history[number - 1].result.nets
+    assert undealt_seen > 0  # some player did fold before the 3rd or 4th card
 
 
 def test_review_page_figures_are_the_engines(played: tuple[Client, str]) -> None:

@@ -172,6 +172,9 @@ def test_bad_input_is_refused_and_records_nothing(client: Client) -> None:
         ("/course/hand/1/", {}, 400),  # nothing chosen
         ("/course/hand/1/", {"choice": "7"}, 400),  # not an option
         ("/course/hand/1/", {"choice": "x"}, 400),
+        ("/course/hand/1/", {"choice": "١"}, 400),  # the answer in Arabic-Indic digits
+        ("/course/hand/1/", {"choice": "٠"}, 400),
+        ("/course/hand/1/", {"choice": "1" + "0" * 4300}, 400),  # was a 500
         ("/course/cards/1/", {"seed": "abc", "pos_0": "1"}, 400),
         ("/course/cards/1/", {"seed": "99999999999999"}, 400),
         ("/course/cards/1/", {"seed": "5", "pos_0": "9"}, 400),

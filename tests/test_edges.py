@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -63,3 +64,24 @@ def test_csrf_failure_page_is_the_sites_own() -> None:
 def test_git_ignores_sqlite_side_files(name: str) -> None:
     result = subprocess.run(["git", "check-ignore", "-q", name], cwd=ROOT, check=False)
     assert result.returncode == 0, f"{name} is not ignored"
+
+
+@pytest.mark.django_db
+def test_too_many_fields_is_a_400_logged_in_one_line(client: Client, caplog: Any) -> None:
+    """3,000 fields: Django refuses the body (a 400) and logs it under django.security with
+    the exception attached; the console prints it as one line, never a traceback."""
+    import logging
+
+    caplog.set_level(logging.INFO)
+    response = client.post("/quiz/bigger/", {f"f{i}": "x" for i in range(3000)})
+    assert response.status_code == 400
+    refusals = [r for r in caplog.records if r.name.startswith("django.security.")]
+    assert refusals and refusals[0].exc_info  # Django attaches the traceback…
+    console = next(h for h in logging.getLogger().handlers if h.name == "console")
+    assert console.formatter is not None
+    shown = console.formatter.format(refusals[0])
+    assert "\n" not in shown and "Traceback" not in shown  # … the log does not print it
+    assert "TooManyFieldsSent" in shown
+    other = logging.LogRecord("tutorial", logging.ERROR, __file__, 1, "crash", None,
+                              refusals[0].exc_info)
+    assert "Traceback" in console.formatter.format(other)  # a real crash keeps it

@@ -643,3 +643,21 @@ def test_copy_is_an_independent_equal_table(seed: int, steps: int) -> None:
         assert actor is not None
         twin.apply(bot_action(twin, actor, rng))
     assert game.to_json() == before
+
+
+def test_a_deck_may_leave_undealt_cards_unnamed() -> None:
+    """A DEAL deck with "" for cards never dealt (coach exports, issue 21 §5): the blanks
+    are filled with the cards left, in the deck's order; a deck naming a card twice, a
+    card that does not exist or not 32 positions is refused."""
+    g = table(3)
+    full = g.stacked_deck({0: ["RQ", "RQ", "B9", "B8"]})
+    partial = [c if i < 6 else "" for i, c in enumerate(full)]
+    g.apply(Action(Act.DEAL, cards=tuple(partial)))
+    h = g.hand
+    assert h is not None
+    assert [h.cards[s][:2] for s in h.order] == [[full[p], full[p + 3]] for p in range(3)]
+    named = {c for c in partial if c}
+    assert all(c not in named for s in h.order for c in h.cards[s][2:])
+    for bad in ([*partial[:31]], [partial[0], *partial[:31]], ["XX", *partial[1:]]):
+        with pytest.raises(ActionError):
+            table(3).apply(Action(Act.DEAL, cards=tuple(bad)))

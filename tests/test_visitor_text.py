@@ -87,3 +87,39 @@ def test_csv_file_name_reveals_no_row_id(client: Client) -> None:
     disposition = exported["Content-Disposition"]
     assert f"-{night.pk}.csv" not in disposition
     assert disposition.startswith('attachment; filename="chexuan-night-20')
+
+
+BLANK = ["\u3164", "\uffa0", "\u2800", "\u115f", "\u1160", "\u3164\u2800 \u115f\u1160"]
+
+
+@pytest.mark.parametrize("name", BLANK)
+def test_names_that_render_blank_are_refused(client: Client, name: str) -> None:
+    assert clean(name) == ""
+    response = client.post("/night/", night_form("甲", name))
+    assert response.status_code == 400 and "只有看不见的字符" in response.content.decode()
+    assert client.post("/night/", night_form("甲", "乙", title=name)).status_code == 302
+    assert Night.objects.get().title == ""  # a blank title is no title
+    assert clean(f"甲{name}乙").replace(" ", "") == "甲乙"
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("甲", "甲\u034f"), ("甲", "甲\ufe0f"), ("A", "\u0410"), ("Anna", "\u0410nna"),
+    ("paypal", "раураl"), ("bob", "ＢＯＢ"), ("Alice", "alice"), ("甲 乙", "甲\u2800乙"),
+])
+def test_lookalike_names_are_one_player(client: Client, a: str, b: str) -> None:
+    assert key(a) == key(b)
+    response = client.post("/night/", night_form(a, b))
+    assert response.status_code == 400 and "每人名字要不一样" in response.content.decode()
+    assert Night.objects.count() == 0
+    calc = client.get("/calc/", {"p": [f"{a}:10:fold", f"{b}:10:RQ,R2,R8,R4"]})
+    assert calc.status_code == 400 and "每人名字要不一样" in calc.content.decode()
+
+
+@pytest.mark.parametrize(("a", "b"), [("甲", "乙"), ("Anna", "Anne"), ("张三", "张 三")])
+def test_different_names_stay_different(a: str, b: str) -> None:
+    assert key(a) != key(b)
+
+
+@given(st.text())
+def test_key_is_stable_under_cleaning(text: str) -> None:
+    assert key(clean(text)) == key(text)

@@ -3,7 +3,9 @@
 * :func:`export` — one finished hand as the JSON ``python -m engine review`` reads:
   ``{"config", "log", "seat"}``.  The log is the session's up to the end of that hand, and
   every deal in it carries its deck explicitly while the config's seed is 0, so the file
-  says nothing about any later hand (the table's seed would give every future deck).
+  says nothing about any later hand (the table's seed would give every future deck); a
+  deck names only the cards that were dealt (:func:`engine.game.dealt_deck`), never the
+  3rd and 4th cards of a player who folded before getting them.
 * :func:`compute` — the review of one hand: :func:`engine.review.review` on that export
   (so the CLI on the downloaded file prints the same figures), each decision with what the
   learner saw then (price of a call, the pot, the 皮), and the split priced at the real
@@ -23,15 +25,14 @@ from typing import Any
 
 from django.db import transaction
 
-from engine.cards import DECK
 from engine.game import (
     BETTING,
     Act,
     Action,
     ActionError,
     Game,
-    Hand,
     card_by_label,
+    dealt_deck,
     hand_from_dict,
     replay,
 )
@@ -48,17 +49,6 @@ VERSION = 5  # bump when the stored review's shape or figures change: old rows a
 
 class CoachError(Exception):
     """A hand that cannot be exported or reviewed (not finished, no replayable start)."""
-
-
-def _deck(hand: Hand) -> list[str]:
-    """A deck order that deals ``hand`` again (undealt cards in the deck's own order)."""
-    n = len(hand.order)
-    deck: list[str | None] = [None] * 32
-    for pos, seat in enumerate(hand.order):
-        for j, label in enumerate(hand.cards[seat]):
-            deck[j * n + pos] = label
-    rest = iter(c.label for c in DECK if c.label not in set(deck))
-    return [c if c is not None else next(rest) for c in deck]
 
 
 def rows_to(table: PracticeTable, number: int) -> list[PracticeHand]:
@@ -78,7 +68,7 @@ def export(table: PracticeTable, number: int) -> dict[str, Any]:
         hand = hand_from_dict(row.hand)
         for raw in [*row.start["log"], *row.log]:
             if raw.get("kind") == Act.DEAL.value and raw is row.log[0]:
-                raw = {**raw, "cards": _deck(hand)}
+                raw = {**raw, "cards": dealt_deck(hand)}
             log.append(raw)
     config = {**rows[0].start["config"], "seed": 0}
     return {"config": config, "log": log, "seat": HUMAN}

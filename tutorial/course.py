@@ -27,6 +27,7 @@ from engine import quiz as q
 from engine.advisor import advise
 from engine.cards import Kind
 from engine.hands import parse_hand
+from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
 from tutorial.glossary import mark_chinese
 from tutorial.models_course import CourseProgress
@@ -199,9 +200,11 @@ def check(exercise: Exercise, shown: q.Question | None, answer: Mapping[str, str
         raw = answer.get("choice", "").strip()
         if not raw:
             raise q.QuizError("missing", "no choice")
-        if not raw.isdecimal() or int(raw) >= len(exercise.options):
-            raise q.QuizError("invalid", f"{raw!r} is not one of the options")
-        return ChoiceVerdict(int(raw) == exercise.answer, int(raw), exercise)
+        try:
+            picked = parse_int(raw, 0, len(exercise.options) - 1)
+        except NumberError:
+            raise q.QuizError("invalid", "not one of the options") from None
+        return ChoiceVerdict(picked == exercise.answer, picked, exercise)
     return q.check(shown, answer, RULES)
 
 

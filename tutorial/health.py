@@ -17,6 +17,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from tutorial.models_health import HealthProbe
 
@@ -49,6 +50,7 @@ def problem() -> str | None:
     return None
 
 
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """Readiness probe: 200 "ok", or 503 with the reason (plain text)."""
     reason = problem()

@@ -13,6 +13,12 @@ the request came from (``REMOTE_ADDR``, or the last address of ``CLIENT_IP_HEADE
 a proxy in front of the site sets it, with or without a port, IPv6 bracketed or not; a value
 that is no address falls back to ``REMOTE_ADDR``); an IPv6 client is its /64 network.  Only unsafe
 methods count: GET and HEAD are never limited (and never write).
+
+Scope ``session`` also counts every such request that comes without a session (no cookie,
+or a key the server did not issue: :mod:`tutorial.sessions`), since each may create one:
+a browser sends its cookie from the second request on, so this bounds the sessions (and
+their rows) a client that drops cookies can create; over it, the 429 page says that
+progress needs the cookie.
 """
 
 from __future__ import annotations
@@ -89,8 +95,9 @@ def hit(scope: str, client: str, now: float) -> int | None:
     return max(1, int((window + 1) * period - now))
 
 
-def too_many(request: HttpRequest, wait: int) -> HttpResponse:
-    response = render(request, "429.html", {"seconds": wait}, status=429)
+def too_many(request: HttpRequest, wait: int, cookies: bool = False) -> HttpResponse:
+    """The 429 page; ``cookies``: the client keeps coming without a session cookie."""
+    response = render(request, "429.html", {"seconds": wait, "cookies": cookies}, status=429)
     response["Retry-After"] = str(wait)
     return response
 
@@ -102,9 +109,14 @@ def rate_limited(scope: str) -> Callable[[View], View]:
         @wraps(view)
         def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method not in ("GET", "HEAD", "OPTIONS"):
-                wait = hit(scope, client_address(request), time.time())
+                client, now = client_address(request), time.time()
+                wait = hit(scope, client, now)
                 if wait is not None:
                     return too_many(request, wait)
+                if request.session.session_key is None:  # each may create a session
+                    wait = hit("session", client, now)
+                    if wait is not None:
+                        return too_many(request, wait, cookies=True)
             return view(request, *args, **kwargs)
 
         return limited

@@ -253,11 +253,12 @@ def delete(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", account, name="account"),
-    path("login/", Login.as_view(), name="login"),
-    path("logout/", Logout.as_view(), name="logout"),
+    path("login/", require_http_methods(["GET", "HEAD", "POST"])(Login.as_view()), name="login"),
+    path("logout/", require_POST(Logout.as_view()), name="logout"),
     path("signup/", signup, name="signup"),
     path("recover/", recover, name="recover"),
-    path("password/", PasswordChange.as_view(), name="password_change"),
+    path("password/", require_http_methods(["GET", "HEAD", "POST"])(PasswordChange.as_view()),
+         name="password_change"),
     path("codes/", new_codes, name="recovery_codes"),
     path("data.json", data, name="account_data"),
     path("delete/", delete, name="account_delete"),

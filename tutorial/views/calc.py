@@ -31,6 +31,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
@@ -370,6 +371,7 @@ def _int(text: str | None, default: int) -> int:
         return default
 
 
+@require_safe
 def calc(request: HttpRequest) -> HttpResponse:
     if request.GET.get("night"):  # a night's players change as it goes on: never cached
         return _calc(request)

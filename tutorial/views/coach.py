@@ -27,9 +27,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
+from engine.numbers import NumberError, parse_int
 from engine.review import CLOSE, Z, band, grade
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import reader_key
@@ -38,7 +39,14 @@ from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
-from tutorial.views.table import ACT_WORDS, _load, display_name, error_message, step_links
+from tutorial.views.table import (
+    ACT_WORDS,
+    MAX_AMOUNT,
+    _load,
+    display_name,
+    error_message,
+    step_links,
+)
 
 
 def _hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> PracticeTable:
@@ -224,7 +232,7 @@ def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
             "gloss": gloss(s["grade"])}
 
 
-@require_GET
+@require_safe
 def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """复盘: the hand with every card shown, each decision graded, the split priced."""
     table = _hand(request, table_id, number)
@@ -246,8 +254,8 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
                  for k, d in enumerate(data["decisions"])]
     try:
-        step = min(max(0, int(request.GET.get("step", "0"))), len(row.log) - 1)
-    except ValueError:
+        step = parse_int(request.GET.get("step", "0"), 0, len(row.log) - 1)
+    except NumberError:
         step = 0
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
@@ -286,7 +294,7 @@ def _step(row: PracticeHand, step: int, decisions: list[dict[str, Any]]) -> dict
             "decision": next((d for d in decisions if d["step"] == step + 1), None)}
 
 
-@require_GET
+@require_safe
 def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """The coach's verdict on a finished hand: a fragment for the table (htmx)."""
     table = _hand(request, table_id, number)
@@ -329,7 +337,7 @@ def switch(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(target, status=303)
 
 
-@require_GET
+@require_safe
 def export_hand(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpResponse:
     """The hand as ``python -m engine review`` reads it (a download)."""
     table = _hand(request, table_id, number)
@@ -391,7 +399,7 @@ def _answer(request: HttpRequest, context: dict[str, Any], status: int,
     return response
 
 
-@require_GET
+@require_safe
 def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> HttpResponse:
     """再来一次: decision ``k`` of hand ``number`` again, with what the learner saw then;
     ``?pick=j`` grades option ``j`` from the stored figures."""
@@ -400,10 +408,12 @@ def retry(request: HttpRequest, table_id: uuid.UUID, number: int, k: int) -> Htt
     if "pick" not in request.GET:
         return render(request, "coach/retry.html", context)
     raw = request.GET["pick"]
-    if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(d["options"]):
+    try:
+        picked = parse_int(raw, 0, len(d["options"]) - 1)
+    except NumberError:
         context["error"] = _("请从下面的选项里选一个")
         return _answer(request, context, 400)
-    context["picked"] = _picked(d, int(raw), opening)
+    context["picked"] = _picked(d, picked, opening)
     return _answer(request, context, 200)
 
 
@@ -415,11 +425,15 @@ def _raise_amount(request: HttpRequest, context: dict[str, Any], game: Game,
     """The 返 of ``raw`` checked against the table then, or the answer with its message
     (400: nothing asked, nothing stored)."""
     context["amount"] = raw
-    if not (raw.isascii() and raw.isdigit()):
-        context["error"] = _("返到多少要写一个整数")
-        return _answer(request, context, 400)
     try:
-        return game.verify(Action(Act.RAISE, coach.HUMAN, int(raw)))
+        amount = parse_int(raw, 0, MAX_AMOUNT)
+    except NumberError as e:
+        if not (e.out_of_range and raw.isascii() and raw.isdigit()):
+            context["error"] = _("返到多少要写一个整数")
+            return _answer(request, context, 400)
+        amount = MAX_AMOUNT + 1  # a whole number past any 钵钵: the engine says the limit
+    try:
+        return game.verify(Action(Act.RAISE, coach.HUMAN, amount))
     except ActionError as e:
         context["error"] = error_message(e)
         return _answer(request, context, 400)
@@ -431,7 +445,7 @@ def _priced(d: dict[str, Any], amount: int) -> int | None:
                  if o["kind"] in BETS and o.get("amount") == amount), None)
 
 
-@require_GET
+@require_safe
 def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
                 ) -> HttpResponse:
     """再来一次 with a 返 to the learner's own amount (``?amount=N``, within the legal
@@ -521,14 +535,14 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
     return out
 
 
-@require_GET
+@require_safe
 @same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     """The coach's own page: what it does, the switch, and the visitor's sessions."""
     return render(request, "coach/index.html", {"sessions": _sessions(request)})
 
 
-@require_GET
+@require_safe
 def report_page(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     """The session report: result, luck-adjusted result, chips lost by kind, the five
     costliest decisions, the chart; the visitor's other sessions for progress."""

@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from engine import quiz as q
@@ -135,6 +135,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
     }
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("write")
 @vary_on_cookie
 @same_for_newcomers
@@ -143,9 +144,6 @@ def exercise(request: HttpRequest, slug: str, n: int) -> HttpResponse:
     ex = _exercise(lesson, n)
     if request.method == "POST":
         return _answer(request, lesson, ex)
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponse(pgettext("course", "这里只能看题（GET）或作答（POST）。"), status=405,
-                            content_type="text/plain; charset=utf-8")
     if ex.quiz is not None and "seed" not in request.GET:  # a shareable address per question
         return HttpResponseRedirect(_fresh_url(lesson, n))
     context = _context(request, lesson, ex, 0, _row(request, lesson))

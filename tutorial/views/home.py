@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from engine.cards import Kind
@@ -37,6 +38,7 @@ def _fresh_home(request: HttpRequest) -> HttpResponse:
     return _render_home(request, {})
 
 
+@require_safe
 @vary_on_cookie
 def home(request: HttpRequest) -> HttpResponse:
     """The same cached page for every visitor who has not started the course; the map
@@ -45,6 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return _render_home(request, progress) if progress else _fresh_home(request)
 
 
+@require_safe
 def switch_language(request: HttpRequest) -> HttpResponse:
     """``GET /lang/?language=en&next=/pairs/``: remember the language in a cookie and go
     back.  A GET (not Django's POST ``set_language``) keeps every page free of a CSRF

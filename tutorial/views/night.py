@@ -27,7 +27,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseNotAllowed,
     HttpResponseRedirect,
     QueryDict,
 )
@@ -38,7 +37,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
@@ -49,6 +48,7 @@ from tutorial.models_night import (
     Night,
     NightEvent,
     NightState,
+    Point,
     dinner_split,
     replay,
 )
@@ -61,6 +61,8 @@ from tutorial.visitor_text import clean, key
 MAX_PLAYERS = 8
 NAME_MAX = 20
 BOBO_MAX = 10_000_000
+HANDS_PER_PAGE = 50  # hands listed per page (newest first; ?page=2 … the older ones)
+CHART_POINTS = 50  # points per line of the chart, however long the night
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
 
 
@@ -161,7 +163,7 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     return night, errors, values
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("new")
 @same_for_newcomers
 def night_home(request: HttpRequest) -> HttpResponse:
@@ -396,7 +398,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         raise Problem({"form": _("不认识的操作。")})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("write")
 def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     night = _night_or_404(token=token)
@@ -421,9 +423,8 @@ def night_edit(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "night/night.html", context, status=status)
 
 
+@require_safe
 def night_view(request: HttpRequest, view_token: str) -> HttpResponse:
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     night = _night_or_404(view_token=view_token)
     context = _context(request, night, editable=False, errors={})
     if is_htmx(request) and request.GET.get("live"):
@@ -449,9 +450,15 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
     manual_rows = [
         (p, post.get(f"net{p.seat}", ""), errors.get(f"net{p.seat}", "")) for p in state.active
     ]
+    pages = max(1, -(-len(state.hands) // HANDS_PER_PAGE))
+    try:
+        page = parse_int(request.GET.get("page", "1"), 1, pages)
+    except NumberError:
+        page = 1
+    newest = len(state.hands) - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
         (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
-        for hand in reversed(state.hands)
+        for hand in reversed(state.hands[max(0, newest - HANDS_PER_PAGE):newest])
     ]
     return {
         "night": night,
@@ -461,6 +468,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "post": post,
         "manual_rows": manual_rows,
         "hand_rows": hand_rows,
+        "page": page,
+        "pages": pages,
         "last_label": _event_label(last) if last else "",
         "charge": charge,
         "pot_next": state.pot + (charge.total if charge else 0),
@@ -547,9 +556,9 @@ def chart(state: NightState) -> Chart | None:
         return None
     width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
-    points = state.points
+    values_all = [v for pt in state.points for v in pt.net.values()]
+    points = _sampled(state.points)
     hands = points[-1].hands
-    values_all = [v for pt in points for v in pt.net.values()]
     # The axis spans the values and zero (everyone starts there).
     step_y = _nice(max((max(values_all) - min(values_all)) / 4, 1))
     low = min(min(values_all) // step_y * step_y, 0)
@@ -584,6 +593,16 @@ def chart(state: NightState) -> Chart | None:
                  left, right, top, bottom, summary)
 
 
+def _sampled(points: list[Point]) -> list[Point]:
+    """At most :data:`CHART_POINTS` of ``points``, evenly spread, the first and the last
+    always among them: the chart and its table stay the same size however long the night
+    (every hand is in the list of hands and the CSV file)."""
+    if len(points) <= CHART_POINTS:
+        return points
+    last = len(points) - 1
+    return [points[round(i * last / (CHART_POINTS - 1))] for i in range(CHART_POINTS)]
+
+
 def _nice(value: float) -> int:
     """A round step for the axis (1, 2, 5 × a power of ten), at least ``value``."""
     for power in range(0, 9):
@@ -609,6 +628,7 @@ def _spread_labels(series: list[Series], lo: float, hi: float) -> None:
 # --------------------------------------------------------------------------- CSV
 
 
+@require_safe
 def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     night = _night_or_404(view_token=view_token)
     events = night.event_list()

@@ -32,6 +32,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext_lazy
+from django.views.decorators.http import require_http_methods, require_safe
 
 from engine import quiz as q
 from engine.advisor import AdvisorError
@@ -160,9 +161,11 @@ def _quiz_error_message(code: str) -> str:
 
 def _session_key(request: HttpRequest) -> str:
     """The visitor's owner key for an answer (tutorial/accounts.py): the session is
-    created if needed and kept a year from now."""
+    created if needed (for Django's two weeks) and kept a year from now once the visitor
+    comes back with it (a client that drops the cookie leaves only short-lived sessions)."""
     request.session["quiz"] = True
-    request.session.set_expiry(SESSION_AGE)
+    if request.session.session_key is not None:
+        request.session.set_expiry(SESSION_AGE)
     return writer_key(request)
 
 
@@ -266,13 +269,12 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
 # --------------------------------------------------------------------------- views
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("write")
 def quiz(request: HttpRequest, slug: str) -> HttpResponse:
     page = _page(slug)
     if request.method == "POST":
         return _answer(request, page)
-    if request.method not in ("GET", "HEAD"):
-        return _problem(request, page, 405, _("这里只能看题（GET）或作答（POST）。"))
     try:
         level = _parse_int(request.GET.get("level"), 1)
         seed = _parse_int(request.GET.get("seed"), None)
@@ -364,6 +366,7 @@ def _answer(request: HttpRequest, page: QuizPage) -> HttpResponse:
     return _render(request, context)
 
 
+@require_safe
 @same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     key = reader_key(request)
@@ -378,6 +381,7 @@ def index(request: HttpRequest) -> HttpResponse:
                   {"kinds": kinds, "due": due_counts(key, now())})
 
 
+@require_safe
 @same_for_newcomers
 def review(request: HttpRequest) -> HttpResponse:
     """Serve the most overdue review card as a question; POSTs go to the quiz's own URL."""
@@ -402,6 +406,7 @@ def review(request: HttpRequest) -> HttpResponse:
     return _render(request, context)
 
 
+@require_safe
 @same_for_newcomers
 def progress(request: HttpRequest) -> HttpResponse:
     key = reader_key(request)

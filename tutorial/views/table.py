@@ -22,7 +22,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from engine.advisor import advise
 from engine.bots import BOT_LEVELS
@@ -390,7 +390,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 
 
 # ---------------------------------------------------------------------- views
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("new")
 @same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
@@ -425,7 +425,7 @@ def start(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     table = _load(request, table_id)
     game = Game.from_dict(table.state)
@@ -523,7 +523,7 @@ def _bot_step(request: HttpRequest, table: PracticeTable, game: Game, coach_on: 
     return False
 
 
-@require_GET
+@require_safe
 def squeeze_card(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     """The card being squeezed, fetched when the learner starts to push the cover: until
     then it is in no page (the squeeze POST, or this, is the reveal)."""
@@ -568,7 +568,7 @@ def squeeze(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
 HANDS_PER_PAGE = 20
 
 
-@require_GET
+@require_safe
 def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     """The session's finished hands, newest first, a page at a time (``?page=N``);
     ``?hand=N&step=K`` replays hand N up to its action K."""

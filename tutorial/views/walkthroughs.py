@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from tutorial import walkthroughs as wt
 from tutorial.course import lesson
@@ -32,6 +33,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "walkthroughs/index.html", {"sections": sections})
 
 
+@require_safe
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     if wt.definition(slug) is None:
         raise Http404(_("没有这个例题。"))

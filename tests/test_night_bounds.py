@@ -1,0 +1,61 @@
+"""A long night's page stays the same size (issue 21 §4): the list shows 50 hands a page
+(newest first, older pages by ?page=), the chart at most 50 points a line; the figures
+(standings, the CSV) still count every hand.  scripts/bench_night.py prints time and size
+at 50 and 2,000 entries."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import transaction
+from django.test import Client
+
+from tests.test_night_flow import create
+from tutorial.models_night import Night
+
+pytestmark = pytest.mark.django_db
+
+
+def long_night(client: Client, hands: int) -> Night:
+    night = create(client)
+    with transaction.atomic():
+        for i in range(hands):
+            winner, loser = ("甲", "乙") if i % 2 else ("乙", "甲")
+            night.add_event("hand", {"kind": "show", "nets": {winner: 5 + i % 3, loser: -5 - i % 3},
+                                     "pot_to": winner})
+    return night
+
+
+def shown_hands(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r"<b>第 (\d+) 手</b>", html)]
+
+
+def test_page_and_live_fragment_sizes_do_not_grow(client: Client) -> None:
+    sizes = {}
+    for hands in (50, 400):
+        night = long_night(client, hands)
+        page = client.get(f"/night/v/{night.view_token}/")
+        live = client.get(f"/night/v/{night.view_token}/?live=1", HTTP_HX_REQUEST="true")
+        assert page.status_code == live.status_code == 200
+        html = page.content.decode()
+        assert shown_hands(html) == list(range(hands, hands - 50, -1))
+        line = re.search(r'<polyline class="chart__line[^"]*" points="([^"]+)"', html)
+        assert line and len(line[1].split()) <= 50
+        sizes[hands] = (len(page.content), len(live.content))
+    for small, big in zip(sizes[50], sizes[400], strict=True):
+        assert big <= small * 1.2, sizes
+
+
+def test_older_hands_are_on_later_pages(client: Client) -> None:
+    night = long_night(client, 120)
+    base = f"/night/v/{night.view_token}/"
+    first = client.get(base).content.decode()
+    assert "第 1 页，共 3 页" in first and 'href="?page=2#hands-title"' in first
+    assert shown_hands(client.get(base + "?page=2").content.decode()) == list(range(70, 20, -1))
+    last = client.get(base + "?page=3").content.decode()
+    assert shown_hands(last) == list(range(20, 0, -1)) and "page=4" not in last
+    for bad in ("0", "4", "x", "٢", "9" * 5000):
+        assert shown_hands(client.get(base, {"page": bad}).content.decode())[0] == 120
+    csv = client.get(f"/night/v/{night.view_token}/csv").content.decode()
+    assert csv.count("\n") > 120  # the file still holds every hand
