@@ -150,7 +150,8 @@ def test_grades_never_call_noise_a_mistake() -> None:
     assert grade(1.0, 0.1, 3) == "好"
     assert grade(3.0, 0.1, 3) == "不精确"
     assert grade(9.0, 0.1, 3) == "失误"
-    assert grade(18.0, 0.1, 3) == "大错"
+    assert grade(18.5, 0.1, 3) == "大错"
+    assert grade(18.0, 0.1, 3) == "难分"  # 17.8 to 18.2 crosses the 大错 boundary
     assert [word for _, word in GRADES] == ["好", "不精确", "失误", "大错"]
 
 
