@@ -27,8 +27,11 @@ NIGHT = {"player1": "甲", "player2": "乙", "stakes": "1、3", "bobo": "2000", 
 
 
 @pytest.fixture
-def low(settings: Any) -> Any:
+def low(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Low limits, and the limiter's clock held in the middle of a window: the counts are
+    per fixed window, and a test must not straddle two (it did now and then)."""
     settings.RATE_LIMITS = {"new": (2, 600), "write": (3, 60), "session": (1000, 3600)}
+    monkeypatch.setattr("tutorial.ratelimit.time.time", lambda: 1_000_030.0)
     return settings
 
 
