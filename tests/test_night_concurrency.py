@@ -38,11 +38,17 @@ PLAYERS = ["甲", "乙", "丙", "丁"]
 @contextmanager
 def server_on_test_database(**env: str) -> Iterator[tuple[str, int]]:
     """A production server (4 workers) on the tests' database: PostgreSQL when the run
-    uses it, else a throwaway SQLite file; ``env`` adds settings for it."""
+    uses it, else a throwaway SQLite file; ``env`` adds settings for it.
+
+    The phones of these tests mostly send no session cookie (a night is reached by its
+    token), and on PostgreSQL every server of the run counts in the same rate-limit rows:
+    the per-client limit on cookie-less writes (scope "session") is lifted, so that one
+    test's writes never refuse another's; the limit itself is tested in test_ratelimit."""
     saved = dict(os.environ)
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         os.environ.pop("DATABASE_URL", None)  # production_server makes a throwaway file
-    os.environ.update(env)
+    limits = ",".join(filter(None, ["session=1000000/3600", env.pop("RATE_LIMITS", "")]))
+    os.environ.update(env, RATE_LIMITS=limits)
     try:
         with production_server(workers=4) as base:
             host, port = urllib.parse.urlsplit(base).netloc.split(":")
@@ -54,10 +60,7 @@ def server_on_test_database(**env: str) -> Iterator[tuple[str, int]]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    # The phones here send no session cookie (a night is reached by its token), and every
-    # test of the module shares the server: the per-client limit on cookie-less writes
-    # (scope "session", 60 an hour) would refuse them after a few tests.
-    with server_on_test_database(RATE_LIMITS="session=100000/3600") as address:
+    with server_on_test_database() as address:
         yield address
 
 
