@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from engine.bots import bot_action, policy
 from engine.game import Act, Action, Game, Phase
 from engine.rules import Rules
-from engine.simulate import ENDINGS, rebuy_empty, simulate
+from engine.simulate import ENDINGS, act, rebuy_empty, simulate
 
 
 def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, int]]:
-    """Every betting decision of bot-only hands (the game as the bot sees it)."""
+    """Every betting decision of hands played by bots (or probes, engine/probes.py) only
+    (the game as the deciding seat sees it)."""
     game = Game.new([(f"b{i}", lv) for i, lv in enumerate(levels)], Rules(), seed)
     rng = random.Random(seed)
     for _ in range(hands):
@@ -29,7 +30,7 @@ def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, 
             assert actor is not None
             if game.phase is Phase.BETTING:
                 yield game, actor
-            game.apply(bot_action(game, actor, rng))
+            game.apply(act(game, actor, rng))
 
 
 def hidden_shuffled(game: Game, seat: int, rng: random.Random) -> Game:

@@ -3,35 +3,26 @@ bots lose to them (issue 20 §2): 三花 is never folded."""
 
 from __future__ import annotations
 
-import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots import policy, share_above, view
-from engine.game import Act, Action, Game, Phase
+from engine.game import Act, Action, Game
 from engine.probes import PROBES, is_probe, probe_distribution
 from engine.rules import Rules
-from engine.simulate import act, parse_bots, rebuy_empty, simulate
+from engine.simulate import parse_bots, simulate
+from tests.test_bots import decisions
 
 RAISES = (Act.RAISE, Act.TUO, Act.QIAO)
 
 
-def probe_decisions(probe: str, seats: int, seed: int, hands: int):  # type: ignore[no-untyped-def]
+def probe_decisions(probe: str, seats: int, seed: int, hands: int) -> Iterator[Game]:
     """Every betting decision of the probe in seat 0 against strong bots."""
-    game = Game.new([(probe, probe)] + [(f"b{i}", "strong") for i in range(1, seats)],
-                    Rules(), seed)
-    rng = random.Random(seed)
-    for _ in range(hands):
-        rebuy_empty(game)
-        game.apply(Action(Act.DEAL))
-        while game.phase is not Phase.BETWEEN:
-            actor = game.to_act
-            assert actor is not None
-            if actor == 0 and game.phase is Phase.BETTING:
-                yield game
-            game.apply(act(game, actor, rng))
+    levels = [probe] + ["strong"] * (seats - 1)
+    return (game for game, actor in decisions(levels, seed, hands) if actor == 0)
 
 
 @settings(max_examples=8, deadline=None)
