@@ -53,7 +53,7 @@ class Client:
         self.board = ""
         self.request("GET", "/table/")
 
-    def request(self, method: str, path: str, data: dict[str, str] | None = None,
+    def request(self, method: str, path: str, data: dict[str, str | list[str]] | None = None,
                 htmx: bool = False, trigger: str = "") -> tuple[int, str, dict[str, str]]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         headers = {"Accept-Language": "zh-CN"}
@@ -67,7 +67,7 @@ class Client:
         if data is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.cookies["csrftoken"],
-                                           **data})
+                                           **data}, doseq=True)
         start = time.perf_counter()
         try:
             conn.request(method, path, body=body, headers=headers)
@@ -106,15 +106,22 @@ class Client:
             time.sleep(0.5 if seq else 0)
             self.board = self.request("GET", url, htmx=True)[1]
             return False
+        form: dict[str, str | list[str]]
         if 'class="bot-step"' in self.board:
             path, form = "bot", {}
+        elif 'class="squeeze__form"' in self.board:
+            path, form = "squeeze", {}
+        elif "split" in acts:  # the first two cards in the head
+            path, form = "act", {"act": "split",
+                                 "head": re.findall(r'name="head" value="([^"]+)"', self.board)[:2]}
         elif "deal" in acts:
             path, form = "act", {"act": "deal"}
         elif "rebuy" in acts:
             path, form = "act", {"act": "rebuy", "amount": "100"}
         else:
             act = next((a for a in ("check", "call", "fold") if a in acts), None)
-            if act is None:
+            if act is None:  # nothing to do here: look again as a person would
+                time.sleep(0.5)
                 self.board = self.request("GET", url, htmx=True)[1]
                 return False
             path, form = "act", {"act": act}
