@@ -14,6 +14,8 @@ Environment variables:
     SECURE_HSTS_PRELOAD, SECURE_PROXY_SSL_HEADER, SECURE_COOKIES  HTTPS settings (README).
     TASK_LEASE       seconds after which a job a worker started and did not finish is run
                      again (its worker presumed dead); default 30 (tutorial/jobs.py).
+    TASK_RESULT_DAYS days a finished task's row is kept in the queue before the workers
+                     prune it; default 7 (tutorial/jobs.py prune).
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
                      "QUEUES": ["coach", "moves"]}}
 TASK_LEASE = int(os.environ.get("TASK_LEASE", "30"))
+TASK_RESULT_DAYS = int(os.environ.get("TASK_RESULT_DAYS", "7"))
 
 SESSION_ENGINE = "tutorial.sessions"  # the database store; a key the server did not issue is None
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,

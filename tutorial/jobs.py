@@ -28,6 +28,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
@@ -161,3 +162,15 @@ def requeue_stale(lease: int | None = None) -> int:
     return DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING,
                                        started_at__lt=since).update(
         status=TaskResultStatus.READY, started_at=None)
+
+
+def prune(days: int | None = None) -> None:
+    """Delete the queue's rows of tasks finished (done or failed) more than ``days`` days
+    ago (default ``settings.TASK_RESULT_DAYS``), with django-tasks' own
+    ``prune_db_task_results``, and the rows of jobs that failed as long ago.  Nothing
+    queued or running goes, nor any result: those are ``HandReview``, ``RetryPrice`` and
+    the table, which the pages read."""
+    days = settings.TASK_RESULT_DAYS if days is None else days
+    call_command("prune_db_task_results", queue_name="*", min_age_days=days, verbosity=0)
+    ComputeJob.objects.filter(failed=True,
+                              started__lt=timezone.now() - timedelta(days=days)).delete()
