@@ -160,3 +160,25 @@ def test_an_amount_no_world_explains_fails_its_job(played: tuple[Client, str],
     r = client.get(f"/coach/{tid}/1/retry/0/raise", {"amount": low + 1})
     assert r.status_code == 200 and "这次没算出来" in r.content.decode()
     assert not RetryPrice.objects.exists()
+
+
+def test_asking_over_the_compute_limit(played: tuple[Client, str], settings: Any) -> None:
+    """The 返 form (htmx target #answer) and the progress's button (target #computing):
+    under htmx the short message in place with Retry-After, never a page inside the
+    answer; without JavaScript the 429 page.  Nothing asked."""
+    from tests.test_ratelimit import refused_in_place
+
+    client, tid = played
+    low, _high, _d = limits(client, tid)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "compute": (0, 60)}
+    for target in ("answer", "computing"):
+        r = client.post(f"/coach/{tid}/1/retry/0/raise/ask", {"amount": low + 1},
+                        headers={"HX-Request": "true", "HX-Target": target})
+        refused_in_place(r)
+    r = client.post(f"/coach/{tid}/1/review", {"next": f"/coach/{tid}/1/"},
+                    headers={"HX-Request": "true", "HX-Target": "computing"})
+    refused_in_place(r)
+    r = ask(client, tid, low + 1)
+    assert r.status_code == 429 and 0 < int(r["Retry-After"]) <= 60
+    assert "<html" in r.content.decode() and "请求太频繁了" in r.content.decode()
+    assert not ComputeJob.objects.exists() and repricings() == 0

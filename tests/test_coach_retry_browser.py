@@ -111,3 +111,41 @@ def test_refused_amount_with_debug_on(live_server: Any, browser_page: Any,
     expect(page.locator("#answer [role=alert]")).to_contain_text("返招至少要到")
     expect(page).to_have_url(url)
     assert page.locator(".site-header").count() == 1
+
+
+@pytest.mark.allow_http_errors
+def test_over_the_compute_limit(live_server: Any, browser_page: Any, nojs_page: Any,
+                                table: tuple[str, str], settings: Any, screenshot: Any,
+                                axe: Any) -> None:
+    """A 返 asked for over the rate limit: with htmx a short message in the answer's place
+    (the page around it stays, and the form works again once the limit allows); without
+    JavaScript the 429 page."""
+    tid, cookie = table
+    page = browser_page
+    own(page, live_server, cookie)
+    url = f"{live_server.url}/coach/{tid}/1/retry/0/"
+    page.goto(url)
+    amount = own_amount(page)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "compute": (0, 60)}
+    for _ in range(2):  # a second refusal replaces the first
+        page.get_by_label("或者返到你自己定的数").fill(str(amount))
+        page.get_by_role("button", name="返到这个数").click()
+        expect(page.locator("#answer .limit-refusal[role=alert]")).to_contain_text("秒后再试")
+        expect(page.locator(".limit-refusal")).to_have_count(1)
+    expect(page).to_have_url(url)
+    assert page.locator(".site-header").count() == 1 and page.locator("#answer").count() == 1
+    expect(page.locator("#htmx-status")).to_have_count(0)  # not "something went wrong"
+    axe(page)
+    screenshot(page, "coach-retry-rate-limited")
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "compute": (60, 60)}
+    page.get_by_role("button", name="返到这个数").click()
+    expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}", timeout=60000)
+    expect(page.locator(".limit-refusal")).to_have_count(0)
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "compute": (0, 60)}
+    own(nojs_page, live_server, cookie)
+    nojs_page.goto(url)
+    nojs_page.get_by_label("或者返到你自己定的数").fill(str(amount + 1))
+    nojs_page.get_by_role("button", name="返到这个数").click()
+    expect(nojs_page.get_by_role("heading", level=1)).to_have_text("请求太频繁了")
+    expect(nojs_page.locator(".site-header")).to_have_count(1)

@@ -10,6 +10,7 @@ from django.test import Client
 
 from tests.jobs import work
 from tests.tables import game_of, save_game, table_of
+from tests.test_ratelimit import refused_in_place
 from tests.test_table_views import create, post
 from tutorial import table_store
 from tutorial.models_jobs import ComputeJob
@@ -70,7 +71,10 @@ def test_expert_moves_are_rate_limited(client: Client, settings: Any) -> None:
     save_game(url, g)
     post(client, url, "act", act="deal")
     before = table_of(url).seq
-    r = post(client, url, "bot")
+    r: Any = post(client, url, "bot")  # htmx: the short message, put first in the board
     assert table_of(url).seq == before
-    assert r.status_code == 429 and "请求太频繁了" in r.content.decode()  # type: ignore[attr-defined]
-    assert not ComputeJob.objects.exists()
+    refused_in_place(r)
+    r = post(client, url, "bot", htmx=False)  # without JavaScript: the 429 page
+    assert r.status_code == 429 and 0 < int(r["Retry-After"]) <= 60
+    assert "请求太频繁了" in r.content.decode() and "<html" in r.content.decode()
+    assert not ComputeJob.objects.exists() and table_of(url).seq == before

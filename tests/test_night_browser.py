@@ -136,3 +136,25 @@ def test_a_night_in_new_york(live_server: Any, chromium_browser: Any, axe: Any) 
     axe(page)
     context.close()
     assert errors == []
+
+
+@pytest.mark.allow_http_errors
+def test_an_entry_over_the_rate_limit(live_server: Any, phone_page: Any,
+                                      settings: Any) -> None:
+    """The page's forms are boosted: over the limit, the short message comes first in the
+    page's main part; the page stays, at its address, and nothing is recorded."""
+    page = phone_page
+    page.goto(live_server.url + "/night/")
+    page.fill("#player1", "甲")
+    page.fill("#player2", "乙")
+    page.fill("#end", "23:30")
+    page.get_by_role("button", name="开始记分").click()
+    page.locator("#next-title").wait_for()
+    url, history = page.url, page.evaluate("history.length")
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "write": (0, 60)}
+    page.get_by_role("button", name="补钵钵").click()
+    expect(page.locator("main > .limit-refusal[role=alert]")).to_contain_text("秒后再试")
+    expect(page).to_have_url(url)
+    expect(page.locator("#next-title")).to_be_visible()
+    assert page.evaluate("history.length") == history  # no entry in the history
+    assert Night.objects.get().events.count() == 0

@@ -136,3 +136,74 @@ def test_parallel_requests_are_counted_atomically(limited_server: tuple[str, int
     results = together("/night/", [(phone, NIGHT)] * 20)
     statuses = sorted(status for status, _ in results)
     assert statuses == [302] * 5 + [429] * 15, statuses
+
+
+# ---- a refusal under htmx: a short message put first in the swap's target, never a page
+def refused_in_place(response: Any, boosted: bool = False) -> str:
+    """``response`` is the rate limit's htmx answer: 429 with Retry-After, the short
+    message alone (no page), put first in the element htmx was to swap (a boosted form's:
+    the page's main part, with no history entry); its text."""
+    html = response.content.decode()
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 3600
+    assert html.startswith('<p class="limit-refusal" role="alert">') and "<html" not in html
+    assert f"请 {response['Retry-After']} 秒后再试" in html
+    assert response["HX-Reswap"] == "afterbegin"
+    if boosted:
+        assert response["HX-Retarget"] == "#main" and response["HX-Push-Url"] == "false"
+    else:
+        assert "HX-Retarget" not in response
+    return html
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.mark.django_db
+def test_a_quiz_answer_over_the_limit_under_htmx(client: Client, low: Any) -> None:
+    for seed in range(3):
+        assert answer(client, seed, **HTMX).status_code == 200
+    refused_in_place(answer(client, 3, **HTMX))
+    assert QuizQuestion.objects.count() == 3
+    page = answer(client, 4)  # without JavaScript: the page
+    assert page.status_code == 429 and "<html" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_course_answer_over_the_limit_under_htmx(client: Client, low: Any) -> None:
+    low.RATE_LIMITS["write"] = (0, 60)
+    response = client.post("/course/groups/1/", {"seed": "11", "choice": "0"}, **HTMX)
+    refused_in_place(response)
+
+
+@pytest.mark.django_db
+def test_a_table_action_over_the_limit_under_htmx(client: Client, low: Any) -> None:
+    url = client.post("/table/", TABLE)["Location"]
+    table = PracticeTable.objects.get()
+    low.RATE_LIMITS["write"] = (0, 60)
+    for path in ("act", "bot", "squeeze"):
+        refused_in_place(client.post(f"{url}{path}", {"seq": table.seq, "act": "deal"}, **HTMX))
+    page = client.post(f"{url}act", {"seq": table.seq, "act": "deal"})
+    assert page.status_code == 429 and "<html" in page.content.decode()
+    assert PracticeTable.objects.get().seq == table.seq
+
+
+@pytest.mark.django_db
+def test_a_night_entry_over_the_limit_under_htmx_boost(client: Client, low: Any) -> None:
+    client.post("/night/", NIGHT)
+    night = Night.objects.get()
+    low.RATE_LIMITS["write"] = (0, 60)
+    entry = {"do": "rebuy", "player": "甲", "amount": "500", "after": "0"}
+    response = client.post(f"/night/{night.token}/", entry,
+                           HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true")
+    refused_in_place(response, boosted=True)
+    assert night.events.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_message_without_a_session_cookie_says_why(client: Client, low: Any) -> None:
+    low.RATE_LIMITS["session"] = (0, 3600)
+    html = refused_in_place(answer(client, 1, **HTMX))
+    assert "cookie" in html
+    client.cookies["django_language"] = "en"
+    english = answer(client, 2, **HTMX).content.decode()
+    assert "Too many requests: try again in" in english and "cookie" in english

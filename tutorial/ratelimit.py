@@ -8,7 +8,8 @@ PostgreSQL (django-ratelimit refuses Django's DatabaseCache because its ``incr``
 then a write, and parallel requests would slip through).
 
 ``settings.RATE_LIMITS`` maps a scope to (requests, seconds); a client over the limit gets
-the 429 page (``templates/429.html``) with ``Retry-After``.  The client is the address
+the 429 page (``templates/429.html``) with ``Retry-After``, or under htmx a short message
+in place (:func:`too_many`).  The client is the address
 the request came from (``REMOTE_ADDR``, or the last address of ``CLIENT_IP_HEADER`` when
 a proxy in front of the site sets it, with or without a port, IPv6 bracketed or not; a value
 that is no address falls back to ``REMOTE_ADDR``); an IPv6 client is its /64 network.  Only unsafe
@@ -96,8 +97,20 @@ def hit(scope: str, client: str, now: float) -> int | None:
 
 
 def too_many(request: HttpRequest, wait: int, cookies: bool = False) -> HttpResponse:
-    """The 429 page; ``cookies``: the client keeps coming without a session cookie."""
-    response = render(request, "429.html", {"seconds": wait, "cookies": cookies}, status=429)
+    """The refusal, with ``Retry-After``: the 429 page, or for an htmx request a short
+    message (``429.html#refusal``) that htmx puts first in the element it was to swap
+    (``HX-Reswap``; for a boosted form, first in the page's main part, no history entry),
+    so that nothing on the page is lost and no page lands inside another (static/js/
+    site.js lets htmx swap it); ``cookies``: the client keeps coming without a session
+    cookie."""
+    htmx = getattr(request, "htmx", None)
+    context = {"seconds": wait, "cookies": cookies}
+    response = render(request, "429.html#refusal" if htmx else "429.html", context, status=429)
+    if htmx:
+        response["HX-Reswap"] = "afterbegin"
+        if htmx.boosted:
+            response["HX-Retarget"] = "#main"
+            response["HX-Push-Url"] = "false"
     response["Retry-After"] = str(wait)
     return response
 

@@ -23,7 +23,7 @@
   }
 
   // Say what went wrong in a live region instead of failing silently.
-  function tell(limited) {
+  document.addEventListener("htmx:responseError", function () {
     var region = document.getElementById("htmx-status");
     if (!region) {
       region = document.createElement("p");
@@ -32,27 +32,20 @@
       region.setAttribute("role", "alert");
       document.body.appendChild(region);
     }
-    var english = document.documentElement.lang === "en";
-    if (limited) {
-      region.textContent = english
-        ? "Too many requests: please wait a minute and try again."
-        : "请求太频繁了，请等一会儿再试。";
-    } else {
-      region.textContent = english
-        ? "Something went wrong. Please reload the page."
-        : "出错了，请刷新页面再试。";
-    }
-  }
+    region.textContent = document.documentElement.lang === "en"
+      ? "Something went wrong. Please reload the page."
+      : "出错了，请刷新页面再试。";
+  });
 
-  document.addEventListener("htmx:responseError", function () { tell(false); });
-
-  // A 429 (the per-client rate limit, templates/429.html) is never swapped in, even where a
-  // page swaps its 4xx answers (quiz.js, table.js): listening on window runs after them.
+  // A 429 (the per-client rate limit) answers htmx with a short message, which the server
+  // asks htmx to put first in the element it was to swap (tutorial/ratelimit.py too_many):
+  // swap it, in place of an earlier one. Listening on window runs after the pages' own
+  // handlers (quiz.js, table.js, coach.js).
   window.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr.status === 429) {
-      event.detail.shouldSwap = false;
+      document.querySelectorAll(".limit-refusal").forEach(function (old) { old.remove(); });
+      event.detail.shouldSwap = true;
       event.detail.isError = false;
-      tell(true);
     }
   });
 })();

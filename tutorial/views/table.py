@@ -63,6 +63,15 @@ class Rejected(Exception):
         self.status = status
 
 
+class Limited(Exception):
+    """An expert's move asked for over the ``compute`` limit: the rate limit's answer
+    (:func:`tutorial.ratelimit.too_many`) after ``wait`` seconds."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
 # ---------------------------------------------------------------------- helpers
 def _load(request: HttpRequest, table_id: uuid.UUID, lock: bool = False) -> PracticeTable:
     qs = PracticeTable.objects.select_for_update() if lock else PracticeTable.objects
@@ -458,6 +467,8 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
         table = _load(request, table_id)
         return _render(request, table, Game.from_dict(table.state), error=e.message,
                        status=e.status)
+    except Limited as e:
+        return ratelimit.too_many(request, e.wait)
     return _after_post(request, table, game)
 
 
@@ -516,7 +527,7 @@ def _bot_step(request: HttpRequest, table: PracticeTable, game: Game, coach_on: 
             return True  # asked already: nothing to count
         wait = ratelimit.hit("compute", ratelimit.client_address(request), time.time())
         if wait is not None:
-            raise Rejected(_("请求太频繁了，请 %(s)s 秒后再试。") % {"s": wait}, 429)
+            raise Limited(wait)
         jobs.ask_move(table, coach_on)
         return True
     table_store.play_bot(game, seat)
