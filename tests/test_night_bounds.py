@@ -1,18 +1,20 @@
-"""A long night's page stays the same size (issue 21 §4): the list shows 50 hands a page
-(newest first, older pages by ?page=), the chart at most 50 points a line; the figures
-(standings, the CSV) still count every hand.  scripts/bench_night.py prints time and size
-at 50 and 2,000 entries."""
+"""A long night's page stays the same size and reads as much (issue 21 §4): the list
+shows 50 hands a page (newest first, older pages by ?page=), the chart at most 50 points a
+line; the figures (standings, the CSV) still count every hand; a page reads the state
+stored with the latest entry, never replaying the night.  scripts/bench_night.py prints
+time and size at 50 and 2,000 entries."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.test_night_flow import create
-from tutorial.models_night import Night
+from tutorial.models_night import Night, NightState
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +61,30 @@ def test_older_hands_are_on_later_pages(client: Client) -> None:
         assert shown_hands(client.get(base, {"page": bad}).content.decode())[0] == 120
     csv = client.get(f"/night/v/{night.view_token}/csv").content.decode()
     assert csv.count("\n") > 120  # the file still holds every hand
+
+
+def test_a_page_reads_the_same_however_long_the_night(client: Client,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same queries at 50 and 400 hands, each of them reading at most a page of
+    entries, and no entry played again (the state is stored with the latest one)."""
+    nights = {hands: long_night(client, hands) for hands in (50, 400)}
+
+    def replayed(*args: object) -> None:
+        pytest.fail("a page played the night's entries again")
+
+    monkeypatch.setattr(NightState, "apply", replayed)
+    counts = {}
+    for hands, night in nights.items():
+        for path, headers in ((f"/night/v/{night.view_token}/", {}),
+                              (f"/night/v/{night.view_token}/?live=1", {"HX-Request": "true"}),
+                              (f"/night/v/{night.view_token}/?page=3", {}),
+                              (f"/night/{night.token}/", {})):
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(path, headers=headers).status_code == 200
+            counts[hands, path.replace(night.view_token, "v").replace(night.token, "t")] = len(
+                queries)
+            events = [q["sql"] for q in queries if '"tutorial_nightevent"' in q["sql"]]
+            assert events and all("LIMIT" in sql or '"hand" IN' in sql
+                                  or '"hand" >=' in sql for sql in events), events
+    assert {k[1]: v for k, v in counts.items() if k[0] == 50} == {
+        k[1]: v for k, v in counts.items() if k[0] == 400}

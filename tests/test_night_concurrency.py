@@ -189,6 +189,7 @@ def test_identical_hands_posted_together_record_one(server: Any) -> None:
     rows = csv_rows(client, view)
     assert [r[2] for r in rows].count("比牌") == 3
     assert all(min(stacks(r)) >= 0 for r in rows), rows
+    assert stacks(rows[-1]) == [0, 8000, 2000, 2000]  # the state stored with the last entry
 
 
 def test_twenty_parallel_rebuys_record_one(server: Any) -> None:
@@ -216,5 +217,8 @@ def test_undo_and_a_new_hand_from_two_phones(server: Any) -> None:
         rows = csv_rows(organiser, view)
         expected = int(seq) - 1 if results[0][0] == 302 else int(seq) + 1
         assert len(rows) == expected, (results[0][0], rows)
+        # each entry's stored state: 甲 has won 10 a hand, 乙 lost it (undos given back)
+        assert [stacks(r) for r in rows] == [[2000 + 10 * n, 2000 - 10 * n, 2000, 2000]
+                                             for n in range(1, len(rows) + 1)], rows
         if not rows:  # undone down to nothing: put a hand back for the next round
             assert organiser.request("POST", f"/night/{token}/", {**hand, "after": "0"})[0] == 302

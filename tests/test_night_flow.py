@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.english import unlinked
-from tutorial.models_night import Night, dinner_split
+from tutorial.models_night import HandRecord, Night, dinner_split
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +66,12 @@ def bobo(night: Night) -> dict[str, int]:
     return {p.name: p.bobo for p in night.state().players}
 
 
+def last_hands(night: Night, n: int = 1) -> list[HandRecord]:
+    """The night's last ``n`` hands, newest first."""
+    hands = night.state().hands
+    return night.hand_records(hands - n + 1, hands)
+
+
 def test_create_checks_its_fields(client: Client) -> None:
     response = client.post("/night/", {"player1": "甲", "player2": "甲", "stakes": "5、20",
                                        "bobo": "600", "end": "25:00"})
@@ -112,9 +118,9 @@ def test_a_whole_night(client: Client) -> None:
     assert f'action="/night/{night.token}/"' in result and 'name="do" value="calc"' in result
     post(client, night, do="calc", q=CALC_000)
     assert bobo(night) == {"甲": 1983, "乙": 1933, "丙": 2161, "丁": 1923}
-    state = night.state()
-    assert state.hands[-1].charge is not None and state.hands[-1].charge.total == 15
-    assert state.hands[-1].pot_to == "丙" and state.hands[-1].calc.startswith("p=")
+    [last] = last_hands(night)
+    assert last.charge is not None and last.charge.total == 15
+    assert last.pot_to == "丙" and last.calc.startswith("p=")
 
     # 4: 休芒 — 甲 folded and left 1 of 皮 in the middle; next hand everybody pays 5.
     hand(client, night, kind="xiu", 甲=-1)
@@ -173,7 +179,7 @@ def test_a_whole_night(client: Client) -> None:
     # Orbit hand 1: a 揍芒 — the deal stays with 丙, everyone pays 5 again (no extra).
     hand(client, night, kind="zou", pot_to="甲", 甲=3, 乙=-1, 丙=-1, 丁=-1)
     state = night.state()
-    assert state.dealer_name == "丙" and state.hands[-1].quan
+    assert state.dealer_name == "丙" and last_hands(night)[0].quan
     assert state.next_charge().kind.value == "圈芒"  # type: ignore[union-attr]
     assert state.next_charge().amount == 5  # type: ignore[union-attr]
     dealers = []
@@ -182,8 +188,8 @@ def test_a_whole_night(client: Client) -> None:
         hand(client, night, pot_to=winner)
     assert dealers == ["丙", "丁", "甲", "乙", "丙"]
     state = night.state()
-    assert state.quan_done and all(h.quan for h in state.hands[-6:])
-    assert all(h.charge and h.charge.total == 20 for h in state.hands[-6:])
+    assert state.quan_done and all(h.quan for h in last_hands(night, 6))
+    assert all(h.charge and h.charge.total == 20 for h in last_hands(night, 6))
     page = unlinked(client.get(url(night)).content.decode())
     assert "圈芒打完了，今晚结束" in page
     hand(client, night, expect=400, pot_to="甲")  # the night is over
@@ -226,7 +232,7 @@ def test_a_whole_night(client: Client) -> None:
     rows = list(csv.reader(io.StringIO(exported.content.decode("utf-8-sig"))))
     assert rows[0][:6] == ["序号", "时间（Asia/Shanghai）", "记录", "发牌", "芒果", "皮归"]
     hands = [r for r in rows[1:] if r[0]]
-    assert len(hands) == len(night.state().hands) == 12
+    assert len(hands) == night.state().hands == 12
     assert rows[-1][2] == "总输赢"
     assert [int(x) for x in rows[-1][6:10]] == [nets[n] for n in PLAYERS]
     assert any("补钵钵 100" in r[2] for r in rows)
@@ -240,7 +246,7 @@ def test_undo_the_last_hand(client: Client) -> None:
     night.refresh_from_db()
     post(client, night, do="undo", seq=night.last_seq)
     state = night.state()
-    assert len(state.hands) == 1 and state.dealer_name == "乙"
+    assert state.hands == 1 and state.dealer_name == "乙"
     assert state.next_charge() is not None  # the 揍芒 is due again
     assert bobo(night) == {"甲": 1999, "乙": 2003, "丙": 1999, "丁": 1999}
     post(client, night, 409, do="undo", seq="999")  # stale undo refused
@@ -252,7 +258,7 @@ def test_undo_removes_only_the_entry_the_form_showed(client: Client) -> None:
     seen = night.last_seq
     post(client, night, do="rebuy", player="丙", amount=100)  # from another phone
     post(client, night, 409, do="undo", seq=seen)
-    assert night.last_seq == seen + 1 and len(night.state().hands) == 1
+    assert night.last_seq == seen + 1 and night.state().hands == 1
     assert client.post(url(night), {"do": "undo", "seq": str(seen)},
                        headers={"HX-Request": "true"}).status_code == 200  # htmx swaps it
     assert night.last_seq == seen + 1

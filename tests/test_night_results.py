@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from tests.english import unlinked
-from tests.test_night_flow import bobo, create, hand, post, url
+from tests.test_night_flow import bobo, create, hand, last_hands, post, url
 from tutorial.views.night import chart
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_a_zou_hand_with_blank_amounts_is_refused(client: Client) -> None:
     # A folder who lost only part of the 皮 is refused too; the 皮 itself is enough.
     hand(client, night, expect=400, kind="zou", pot_to="乙", 甲=-1, 乙=2, 丙=-1, 丁=0)
     hand(client, night, kind="zou", pot_to="乙", 甲=-1, 乙=3, 丙=-1, 丁=-1)
-    assert night.state().hands[-1].nets == {"甲": -1, "乙": 3, "丙": -1, "丁": -1}
+    assert last_hands(night)[0].nets == {"甲": -1, "乙": 3, "丙": -1, "丁": -1}
 
 
 def test_the_chart_plots_results_not_stacks(client: Client) -> None:
@@ -41,7 +41,7 @@ def test_the_chart_plots_results_not_stacks(client: Client) -> None:
     post(client, night, do="rebuy", player="甲", amount=3000)  # …and buys in big
     hand(client, night, pot_to="甲", 甲=10, 丙=-10)
     assert bobo(night)["甲"] == 3010  # the biggest stack, yet down 1990
-    drawn = chart(night.state())
+    drawn = chart(night, night.state())
     assert drawn is not None
     assert drawn.rows == [(0, [0, 0, 0, 0]), (1, [-2000, 2000, 0, 0]),
                           (2, [-1990, 2000, -10, 0])]  # no extra point for the re-buy
@@ -56,7 +56,7 @@ def test_the_chart_plots_results_not_stacks(client: Client) -> None:
 
 def test_an_empty_night_draws_no_axis(client: Client) -> None:
     night = create(client)
-    assert chart(night.state()) is None
+    assert chart(night, night.state()) is None
     page = client.get(url(night)).content.decode()
     assert "chart__svg" not in page and "记下第一手以后，这里画出每人的输赢" in page
 

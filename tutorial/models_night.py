@@ -1,9 +1,14 @@
-"""Game-night scorekeeper: a night, its event log, and the state replayed from it.
+"""Game-night scorekeeper: a night, its event log, and the state derived from it.
 
 A night is stored as its settings plus an append-only list of events (a hand, a
 re-buy, a player leaving).  Everything else — 钵钵, dealer, 芒果 due, the pot, the
-圈芒 orbit — is recomputed by :func:`replay`, so undoing the last entry is just
-deleting the last event.
+圈芒 orbit, the hand's record — follows from the events (:meth:`NightState.apply`).
+Each event row stores the night's state after it (``after``, written in the same
+transaction as the event, by :meth:`Night.add_event`), so a page reads the latest row
+and the hands it shows, never the whole night (issue 21 §4), and undoing the last entry
+is still just deleting the last event: the state is then the one stored with the event
+before.  :func:`rebuilt` derives the states from the events alone (the migration that
+added them; the tests check that both agree).
 
 Decisions (RULES.md §4 and §6, 000's 积分制):
 
@@ -23,7 +28,8 @@ Decisions (RULES.md §4 and §6, 000's 积分制):
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
@@ -79,7 +85,7 @@ class Night(models.Model):
 
     @property
     def rules(self) -> Rules:
-        return get_rules(self.rules_name).with_options(stakes=self.stakes)
+        return night_rules(self)
 
     @property
     def last_seq(self) -> int:
@@ -88,19 +94,47 @@ class Night(models.Model):
         seq = self.events.order_by("-seq").values_list("seq", flat=True).first()
         return int(seq or 0)
 
-    def event_list(self) -> list[NightEvent]:
-        return list(self.events.order_by("seq"))
+    def latest(self) -> NightEvent | None:
+        return self.events.order_by("-seq").first()
 
     def state(self, now: datetime | None = None) -> NightState:
-        return replay(self, self.event_list(), now or timezone.now())
+        """The night now: the state stored with its latest entry."""
+        after = self.events.order_by("-seq").values_list("after", flat=True).first()
+        return self.state_after(after, now)
+
+    def state_after(self, after: dict[str, Any] | None,
+                    now: datetime | None = None) -> NightState:
+        """The state stored as ``after`` (an entry's), or before the first entry (None)."""
+        state = start(self) if after is None else NightState.from_dict(self, after)
+        state.end_reached = (now or timezone.now()) >= self.end_at
+        return state
 
     def active_players(self) -> list[PlayerState]:
         return [p for p in self.state().players if p.active]
 
-    def add_event(self, kind: str, data: dict[str, Any]) -> NightEvent:
-        last = self.events.order_by("-seq").first()
-        return NightEvent.objects.create(
-            night=self, seq=(last.seq + 1) if last else 1, kind=kind, data=data)
+    def add_event(self, kind: str, data: dict[str, Any]) -> NightState:
+        """Append an entry, with the state after it (from the state stored with the
+        latest entry); that state.  Inside the transaction that holds the night's row."""
+        last = self.latest()
+        state = self.state_after(last.after if last else None)
+        event = NightEvent(night=self, seq=last.seq + 1 if last else 1, kind=kind, data=data)
+        record = state.apply(event)
+        event.hand = record.number if record else None
+        event.after = state.to_dict(record)
+        event.save()
+        return state
+
+    def hand_records(self, first: int, last: int) -> list[HandRecord]:
+        """The hands numbered ``first`` … ``last``, newest first."""
+        rows = self.events.filter(hand__gte=first, hand__lte=last).order_by("-hand")
+        return [HandRecord.of(row) for row in rows]
+
+    def points(self, hands: Iterable[int]) -> list[Point]:
+        """Everyone's result after each of ``hands`` (hand numbers; 0 = before the first)."""
+        wanted = list(hands)
+        stored = dict(self.events.filter(hand__in=wanted).values_list("hand", "after"))
+        return [Point(h, {name: 0 for name in self.players} if h == 0
+                      else results(self.players, stored[h])) for h in wanted]
 
 
 class NightEvent(models.Model):
@@ -111,6 +145,9 @@ class NightEvent(models.Model):
     kind = models.CharField(max_length=8)
     data = models.JSONField(default=dict)
     at = models.DateTimeField(default=timezone.now)
+    hand = models.PositiveIntegerField(null=True)  # the hand's number (a hand entry)
+    # The night's state after this entry (NightState.to_dict) and, for a hand, its record.
+    after = models.JSONField(default=dict)
 
     class Meta:
         app_label = "tutorial"
@@ -118,6 +155,7 @@ class NightEvent(models.Model):
         constraints = (
             models.UniqueConstraint(fields=("night", "seq"), name="night_event_seq_unique"),
         )
+        indexes = (models.Index(fields=("night", "hand"), name="night_event_hand"),)
 
     def __str__(self) -> str:
         return f"{self.night_id}#{self.seq} {self.kind}"
@@ -168,6 +206,23 @@ class HandRecord:
     calc: str
     at: datetime
 
+    def to_dict(self) -> dict[str, Any]:
+        """As stored in its entry's ``after`` (the entry holds ``seq`` and ``at``)."""
+        data = asdict(self)
+        del data["seq"], data["at"]
+        if self.charge is not None:
+            data["charge"]["kind"] = self.charge.kind.value
+        return data
+
+    @classmethod
+    def of(cls, event: NightEvent) -> HandRecord:
+        """The record stored with a hand's entry."""
+        data = dict(event.after["hand"])
+        charge = data.pop("charge")
+        if charge is not None:
+            charge = Charge(Mango(charge["kind"]), charge["amount"], charge["paid"])
+        return cls(**data, charge=charge, seq=event.seq, at=event.at)
+
 
 @dataclass
 class Point:
@@ -176,6 +231,12 @@ class Point:
 
     hands: int
     net: dict[str, int]
+
+
+#: What :meth:`NightState.to_dict` stores besides the players (the clock's
+#: ``end_reached`` is not derived from the entries: it is set when a state is read).
+STORED = ("dealer", "pot", "pending_winner", "mango_count", "quan_start", "quan_moves",
+          "quan_hands", "quan_done", "hands", "low", "high")
 
 
 @dataclass
@@ -191,9 +252,31 @@ class NightState:
     quan_moves: int = 0
     quan_hands: int = 0
     quan_done: bool = False
-    hands: list[HandRecord] = field(default_factory=list)
-    points: list[Point] = field(default_factory=list)
+    hands: int = 0  # hands recorded
+    low: int = 0  # the lowest and the highest result anyone has had after a hand (or 0)
+    high: int = 0
     end_reached: bool = False
+
+    # ---- stored with each entry
+
+    def to_dict(self, hand: HandRecord | None = None) -> dict[str, Any]:
+        """The state as an entry's ``after`` (JSON), with ``hand``'s record if any."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in STORED}
+        data["pending"] = self.pending.value if self.pending else None
+        data["players"] = [{"bobo": p.bobo, "bought": p.bought, "active": p.active,
+                            "rebuys": p.rebuys} for p in self.players]
+        if hand is not None:
+            data["hand"] = hand.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, night: Night, data: dict[str, Any]) -> NightState:
+        players = [PlayerState(i, name, **p)
+                   for i, (name, p) in enumerate(zip(night.players, data["players"],
+                                                     strict=True))]
+        return cls(players, night_rules(night),
+                   pending=Mango(data["pending"]) if data["pending"] else None,
+                   **{name: data[name] for name in STORED})
 
     # ---- queries
 
@@ -267,10 +350,7 @@ class NightState:
             paid[name] = min(amount, max(player.bobo, 0))
         return Charge(kind, amount, paid)
 
-    def snapshot(self) -> None:
-        self.points.append(Point(len(self.hands), {p.name: p.net for p in self.players}))
-
-    def play(self, event: NightEvent) -> None:
+    def play(self, event: NightEvent) -> HandRecord:
         data = event.data
         quan = bool(data.get("quan")) and not self.quan_done
         if not self.players[self.dealer].active:
@@ -310,11 +390,12 @@ class NightState:
             else:
                 self.pending, self.pending_winner = None, None
         dealer = self.dealer
-        self.hands.append(HandRecord(
-            number=len(self.hands) + 1, seq=event.seq, dealer=self.players[dealer].name,
+        self.hands += 1
+        record = HandRecord(
+            number=self.hands, seq=event.seq, dealer=self.players[dealer].name,
             kind=kind, quan=quan, charge=charge, nets=nets, pot=pot_before,
             pot_to=str(pot_to) if pot_to else None, carried=carried,
-            calc=str(data.get("calc", "")), at=event.at))
+            calc=str(data.get("calc", "")), at=event.at)
         if quan:
             self.pending, self.pending_winner = None, None  # 圈芒 charges every hand anyway
             self.quan_hands += 1
@@ -328,13 +409,16 @@ class NightState:
                 self.quan_done = done
         else:
             self.dealer = self._next_active(dealer)
-        self.snapshot()
+        now = [p.net for p in self.players]
+        self.low, self.high = min(self.low, *now), max(self.high, *now)
+        return record
 
-    def apply(self, event: NightEvent) -> None:
+    def apply(self, event: NightEvent) -> HandRecord | None:
+        """Play ``event`` on the state; the hand's record if it is a hand."""
         player = self.by_name(str(event.data.get("player", "")))
         if event.kind == "hand":
-            self.play(event)
-        elif player is not None and event.kind == "rebuy":
+            return self.play(event)
+        if player is not None and event.kind == "rebuy":
             amount = int(event.data.get("amount", 0))
             player.bobo += amount
             player.bought += amount
@@ -342,19 +426,37 @@ class NightState:
             player.active = True
         elif player is not None and event.kind == "leave":
             player.active = False
+        return None
 
 
-def replay(night: Night, events: list[NightEvent], now: datetime) -> NightState:
+def night_rules(night: Night) -> Rules:
+    return get_rules(night.rules_name).with_options(stakes=night.stakes)
+
+
+def start(night: Night) -> NightState:
+    """The night before its first entry."""
     players = [
         PlayerState(i, name, night.starting_bobo, night.starting_bobo)
         for i, name in enumerate(night.players)
     ]
-    state = NightState(players, night.rules, dealer=night.first_dealer % max(len(players), 1))
-    state.snapshot()
+    return NightState(players, night_rules(night),
+                      dealer=night.first_dealer % max(len(players), 1))
+
+
+def rebuilt(night: Night, events: Iterable[NightEvent]) -> Iterator[tuple[int | None,
+                                                                          dict[str, Any]]]:
+    """For each of the night's ``events`` (in order, from the first), the ``hand`` and
+    ``after`` it stores, derived from the events alone."""
+    state = start(night)
     for event in events:
-        state.apply(event)
-    state.end_reached = now >= night.end_at
-    return state
+        record = state.apply(event)
+        yield (record.number if record else None), state.to_dict(record)
+
+
+def results(players: list[str], after: dict[str, Any]) -> dict[str, int]:
+    """Everyone's result (钵钵 minus what they bought in) in a stored ``after``."""
+    return {name: p["bobo"] - p["bought"]
+            for name, p in zip(players, after["players"], strict=True)}
 
 
 # --------------------------------------------------------------------------- dinner

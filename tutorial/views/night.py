@@ -45,12 +45,11 @@ from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.models_night import (
+    HandRecord,
     Night,
     NightEvent,
     NightState,
-    Point,
     dinner_split,
-    replay,
 )
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
@@ -335,8 +334,7 @@ def _leave(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
 def _add(night: Night, kind: str, data: dict[str, Any]) -> NightState:
     """Append an entry and return the state after it; refuse it (the caller's transaction
     rolls back) if it would leave anyone's 钵钵 below zero."""
-    night.add_event(kind, data)
-    after = night.state()
+    after = night.add_event(kind, data)
     below = [p.name for p in after.players if p.bobo < 0]
     if below:
         raise Problem({"form": _("这样记 %(names)s 的钵钵会变成负数：钵钵最少是 0。") % {
@@ -355,7 +353,7 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         _check_can_play(state)
         record = _record_manual if action == "hand" else _record_calc
         after = _add(night, "hand", record(night, state, data))
-        messages.success(request, _("第 %(n)d 手记好了。") % {"n": len(after.hands)})
+        messages.success(request, _("第 %(n)d 手记好了。") % {"n": after.hands})
         if after.quan_done:
             messages.info(request, _("圈芒打完了，今晚到此结束：看最后的输赢和饭钱。"))
     elif action in ("rebuy", "leave"):
@@ -437,12 +435,13 @@ def night_view(request: HttpRequest, view_token: str) -> HttpResponse:
 
 def _context(request: HttpRequest, night: Night, *, editable: bool,
              errors: dict[str, str]) -> dict[str, Any]:
-    events = night.event_list()
-    state = replay(night, events, timezone.now())
+    """What the night's page shows: rows read are the latest entry (the state stored with
+    it), a page of hands and the chart's points, however long the night (issue 21 §4)."""
+    last = night.latest()
+    state = night.state_after(last.after if last else None)
     charge = state.next_charge()
     nets = {p.name: p.net for p in state.players}
     dinner = dinner_split(nets, night.bill) if night.bill is not None else []
-    last = events[-1] if events else None
     view_url = request.build_absolute_uri(reverse("night_view", args=[night.view_token]))
     names = [p.name for p in state.active]
     calc_url = reverse("calc") + "?night=" + night.token if editable else ""
@@ -450,15 +449,15 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
     manual_rows = [
         (p, post.get(f"net{p.seat}", ""), errors.get(f"net{p.seat}", "")) for p in state.active
     ]
-    pages = max(1, -(-len(state.hands) // HANDS_PER_PAGE))
+    pages = max(1, -(-state.hands // HANDS_PER_PAGE))
     try:
         page = parse_int(request.GET.get("page", "1"), 1, pages)
     except NumberError:
         page = 1
-    newest = len(state.hands) - (page - 1) * HANDS_PER_PAGE
+    newest = state.hands - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
         (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
-        for hand in reversed(state.hands[max(0, newest - HANDS_PER_PAGE):newest])
+        for hand in night.hand_records(newest - HANDS_PER_PAGE + 1, newest)
     ]
     return {
         "night": night,
@@ -480,7 +479,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "edit_url": request.build_absolute_uri(reverse("night_edit", args=[night.token])),
         "csv_url": reverse("night_csv", args=[night.view_token]),
         "calc_url": calc_url,
-        "chart": chart(state),
+        "chart": chart(night, state),
         "standings": state.standings(),
         "dinner": dinner,
         "names": names,
@@ -548,21 +547,20 @@ class Chart:
         return next(y for y, v in self.y_ticks if v == 0)
 
 
-def chart(state: NightState) -> Chart | None:
-    """Each player's result (won or lost so far; re-buys do not count) after every hand,
-    as SVG coordinates drawn by the template, with a line at zero.  None before the
-    first hand: there is nothing to draw."""
+def chart(night: Night, state: NightState) -> Chart | None:
+    """Each player's result (won or lost so far; re-buys do not count) after every hand
+    (at most :data:`CHART_POINTS` of them), as SVG coordinates drawn by the template,
+    with a line at zero.  None before the first hand: there is nothing to draw."""
     if not state.hands:
         return None
     width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
-    values_all = [v for pt in state.points for v in pt.net.values()]
-    points = _sampled(state.points)
-    hands = points[-1].hands
-    # The axis spans the values and zero (everyone starts there).
-    step_y = _nice(max((max(values_all) - min(values_all)) / 4, 1))
-    low = min(min(values_all) // step_y * step_y, 0)
-    high = max(-(-max(values_all) // step_y) * step_y, 0)
+    points = night.points(_sampled(state.hands))
+    hands = state.hands
+    # The axis spans every result so far and zero (everyone starts there).
+    step_y = _nice(max((state.high - state.low) / 4, 1))
+    low = min(state.low // step_y * step_y, 0)
+    high = max(-(-state.high // step_y) * step_y, 0)
     if high == low:
         high = low + step_y
 
@@ -593,14 +591,13 @@ def chart(state: NightState) -> Chart | None:
                  left, right, top, bottom, summary)
 
 
-def _sampled(points: list[Point]) -> list[Point]:
-    """At most :data:`CHART_POINTS` of ``points``, evenly spread, the first and the last
-    always among them: the chart and its table stay the same size however long the night
-    (every hand is in the list of hands and the CSV file)."""
-    if len(points) <= CHART_POINTS:
-        return points
-    last = len(points) - 1
-    return [points[round(i * last / (CHART_POINTS - 1))] for i in range(CHART_POINTS)]
+def _sampled(hands: int) -> list[int]:
+    """At most :data:`CHART_POINTS` of the points after 0 … ``hands`` hands, evenly spread,
+    the first and the last always among them: the chart and its table stay the same size
+    however long the night (every hand is in the list of hands and the CSV file)."""
+    if hands < CHART_POINTS:
+        return list(range(hands + 1))
+    return [round(i * hands / (CHART_POINTS - 1)) for i in range(CHART_POINTS)]
 
 
 def _nice(value: float) -> int:
@@ -631,7 +628,7 @@ def _spread_labels(series: list[Series], lo: float, hi: float) -> None:
 @require_safe
 def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     night = _night_or_404(view_token=view_token)
-    events = night.event_list()
+    events = list(night.events.order_by("seq"))
     names = list(night.players)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     # Named by the date, not the row id (which would tell how many nights the site has).
@@ -643,13 +640,10 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
                      pgettext("companion", "发牌"), pgettext("companion", "芒果"), _("皮归"),
                      *(f"{n} {pgettext('companion', '输赢')}" for n in names),
                      *(f"{n} {_('钵钵')}" for n in names)])
-    state = replay(night, [], timezone.now())
-    for event in events:
-        hands_before = len(state.hands)
-        state.apply(event)
+    for event in events:  # each with the state after it
         at = timezone.localtime(event.at, night.zone).strftime("%Y-%m-%d %H:%M")
-        if event.kind == "hand" and len(state.hands) > hands_before:
-            hand = state.hands[-1]
+        if event.hand is not None:
+            hand = HandRecord.of(event)
             label = {"show": pgettext("companion", "比牌"), "zou": _("揍芒"),
                      "xiu": _("休芒")}[hand.kind]
             if hand.quan:
@@ -667,7 +661,8 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
                 label = _("%(name)s 离场") % {"name": who}
             nets = [0 for _n in names]
             row = ["", at, label, "", "", ""]
-        writer.writerow([*row, *nets, *(p.bobo for p in state.players)])
+        writer.writerow([*row, *nets, *(p["bobo"] for p in event.after["players"])])
+    state = night.state_after(events[-1].after if events else None)
     writer.writerow(["", "", _("总输赢"), "", "", "", *(p.net for p in state.players),
                      *(p.bobo for p in state.players)])
     return response
