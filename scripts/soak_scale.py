@@ -188,8 +188,9 @@ def check_quiz(takers: list[QuizTaker]) -> tuple[int, list[str]]:
 
 
 def check_nights(keepers: list[Scorekeeper]) -> tuple[int, list[str]]:
-    """Entries kept, and every night whose entries are not the acknowledged ones."""
-    from tutorial.models_night import Night
+    """Entries kept, and every night whose entries are not the acknowledged ones or whose
+    stored states (each entry's ``after``) are not those its entries give."""
+    from tutorial.models_night import Night, rebuilt
 
     kept, problems = 0, []
     for keeper in keepers:
@@ -202,6 +203,9 @@ def check_nights(keepers: list[Scorekeeper]) -> tuple[int, list[str]]:
         if stored != keeper.entries:
             problems.append(f"night {keeper.token[:8]}…: stored {stored[-5:]} (of {len(stored)})"
                             f" != acknowledged {keeper.entries[-5:]} (of {len(keeper.entries)})")
+        events = list(night.events.order_by("seq"))
+        if [(e.hand, e.after) for e in events] != list(rebuilt(night, events)):
+            problems.append(f"night {keeper.token[:8]}…: a stored state is not its entries'")
     return kept, problems
 
 
