@@ -219,21 +219,21 @@ def _sorted(kinds: Iterable[Kind]) -> tuple[Kind, ...]:
     return tuple(sorted(kinds, key=_ORDER))
 
 
-def _raises(game: Game, seat: int) -> int:
-    hand = game.hand
-    assert hand is not None
-    return sum(1 for a in hand.actions if a.get("seat") == seat
-               and a["kind"] in ("raise", "tuo", "qiao"))
+_BETS = ("raise", "tuo", "qiao")
 
 
 def view(game: Game, seat: int) -> View:
     """What ``seat`` sees now (it must be the seat to act in a betting round)."""
     hand = game.hand
     assert hand is not None
+    raises = dict.fromkeys(hand.order, 0)  # 返 / 拖 / 敲 this hand, per seat
+    for a in hand.actions:
+        if a["kind"] in _BETS:
+            raises[a["seat"]] += 1
     own = _sorted(card_by_label(c).kind for c in game.visible_cards(seat, seat))
     opps = tuple(
         Opponent(_sorted(card_by_label(c).kind for c in game.visible_cards(o, seat)),
-                 _raises(game, o), hand.committed[o], game.seats[o].bobo)
+                 raises[o], hand.committed[o], game.seats[o].bobo)
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
@@ -400,14 +400,23 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     if level == "expert":
         from .expert import expert_split
         return expert_split(game, seat)
-    kinds = game.kinds(seat)
-    rules = game.rules
     hand = game.hand
     assert hand is not None
     labels = hand.cards[seat]
-    best_index: int
+    index = _split_index(game.kinds(seat), level == "strong", game.rules)
+    if index is None:
+        return Action(Act.SANHUA, seat)
+    pairs = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))[index]
+    return Action(Act.SPLIT, seat, None, tuple(labels[i] for i in pairs))
+
+
+@cache
+def _split_index(kinds: tuple[Kind, ...], strong: bool, rules: Rules) -> int | None:
+    """How a bot splits four kinds (in the order dealt): the index of its split in
+    :func:`engine.hands.splits` (the advisor's best for ``strong``, else the naive
+    split), or None to declare 三花 (when that pays)."""
     best_ev: float | None = None
-    if level == "strong":
+    if strong:
         best, best_ev = _advised(_sorted(kinds), rules)
         best_index = splits(kinds, rules).index(best)
     else:
@@ -415,9 +424,8 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     if sanhua(kinds, rules):
         s = _full_strength(_sorted(kinds), rules) if best_ev is None else best_ev
         if s < 0:
-            return Action(Act.SANHUA, seat)
-    pairs = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))[best_index]
-    return Action(Act.SPLIT, seat, None, tuple(labels[i] for i in pairs))
+            return None
+    return best_index
 
 
 @cache

@@ -39,6 +39,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from .cards import DECK, Card, CardError, Kind, parse_kind
@@ -177,6 +178,10 @@ class Act(StrEnum):
     @property
     def label(self) -> str:
         return _ACT_LABELS[self]
+
+    # identity hash (members are singletons), as engine.cards.Kind: Enum's own hash is a
+    # Python call, and legal action sets are hashed with every bot's view
+    __hash__ = object.__hash__
 
 
 _ACT_LABELS = {
@@ -508,30 +513,9 @@ class Game:
     def _betting_legal(self, seat: int) -> Legal:
         h = self.state.hand
         assert h is not None
-        bobo = self.state.seats[seat].bobo
-        committed = h.committed[seat]
-        acts: list[Act] = []
-        call_to = min(h.level, bobo)
-        if committed < h.level:
-            acts.append(Act.CALL)
-        else:
-            acts.append(Act.CHECK)
-        min_raise = max(2 * h.level, self.rules.stakes.raise_floor)
-        can_raise = min_raise <= bobo
-        if can_raise:
-            acts.append(Act.RAISE)
-        tuo = 2 * h.level if (2 * h.level >= self.rules.stakes.raise_floor
-                              and 2 * h.level <= bobo) else None
-        if tuo is not None:
-            acts.append(Act.TUO)
-        if bobo > h.level:
-            acts.append(Act.QIAO)
-        acts.append(Act.FOLD)
-        return Legal(
-            seat, tuple(acts), call_to=call_to, call_cost=max(0, call_to - committed),
-            min_raise=min_raise if can_raise else None, max_raise=bobo if can_raise else None,
-            tuo=tuo, qiao=bobo, opening=not h.bet_this_round and h.round > 1,
-        )
+        return _betting_legal(seat, self.state.seats[seat].bobo, h.committed[seat], h.level,
+                              self.rules.stakes.raise_floor,
+                              not h.bet_this_round and h.round > 1)
 
     def kinds(self, seat: int) -> tuple[Kind, ...]:
         h = self.state.hand
@@ -581,9 +565,9 @@ class Game:
             raise self._why_not(kind, legal)
         if kind is Act.SPLIT:
             self._check_split(action.seat, action.cards)
-            return Action(kind, action.seat, None, tuple(action.cards))
+            return _normal(action, None, tuple(action.cards))
         if kind is Act.SANHUA:
-            return Action(kind, action.seat)
+            return _normal(action)
         if kind is Act.RAISE:
             amount = action.amount
             if amount is None:
@@ -599,12 +583,12 @@ class Game:
                 raise ActionError(ErrorCode.RAISE_TOO_BIG,
                                   f"a raise cannot exceed your 钵钵 ({legal.max_raise})",
                                   max=legal.max_raise)
-            return Action(kind, action.seat, amount)
+            return _normal(action, amount)
         if kind is Act.TUO:
-            return Action(kind, action.seat, legal.tuo)
+            return _normal(action, legal.tuo)
         if kind is Act.QIAO:
-            return Action(kind, action.seat, legal.qiao)
-        return Action(kind, action.seat)
+            return _normal(action, legal.qiao)
+        return _normal(action)
 
     def _why_not(self, kind: Act, legal: Legal) -> ActionError:
         h = self.state.hand
@@ -697,14 +681,15 @@ class Game:
     def apply(self, action: Action) -> Action:
         """Verify and apply ``action``; return the normalised record that was logged."""
         done = self.verify(action)
-        self.state.log.append(done.to_dict())
+        record = done.to_dict()
+        self.state.log.append(record)
         h = self.state.hand
         entry: dict[str, Any] = {}
         if h is not None and self.state.phase is not Phase.BETWEEN:
             # The hand's own record also says when and how (for a readable log): the
             # round (4 = the showdown), whether a bet was the round's 发招, and for every
             # bet the player's commitment after it ("to") and whether it left them all-in.
-            entry = {**done.to_dict(), "round": h.round}
+            entry = {**record, "round": h.round}
             if done.kind in (Act.RAISE, Act.TUO, Act.QIAO) and not h.bet_this_round:
                 entry["lead"] = True
             h.actions.append(entry)
@@ -1175,6 +1160,42 @@ class Game:
     @classmethod
     def from_json(cls, text: str) -> Game:
         return cls.from_dict(json.loads(text))
+
+
+def _normal(action: Action, amount: int | None = None, cards: tuple[str, ...] = ()
+            ) -> Action:
+    """``action`` with this amount and these cards (itself when it has them already)."""
+    if action.amount == amount and action.cards == cards:
+        return action
+    return Action(action.kind, action.seat, amount, cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _betting_legal(seat: int, bobo: int, committed: int, level: int, floor: int,
+                   opening: bool) -> Legal:
+    """What ``seat`` may do in a betting round (its 钵钵 and commitment, the level, the
+    raise floor, whether a bet now is a 发招); kept: play-outs ask it again and again."""
+    acts: list[Act] = []
+    call_to = min(level, bobo)
+    if committed < level:
+        acts.append(Act.CALL)
+    else:
+        acts.append(Act.CHECK)
+    min_raise = max(2 * level, floor)
+    can_raise = min_raise <= bobo
+    if can_raise:
+        acts.append(Act.RAISE)
+    tuo = 2 * level if floor <= 2 * level <= bobo else None
+    if tuo is not None:
+        acts.append(Act.TUO)
+    if bobo > level:
+        acts.append(Act.QIAO)
+    acts.append(Act.FOLD)
+    return Legal(
+        seat, tuple(acts), call_to=call_to, call_cost=max(0, call_to - committed),
+        min_raise=min_raise if can_raise else None, max_raise=bobo if can_raise else None,
+        tuo=tuo, qiao=bobo, opening=opening,
+    )
 
 
 def _shallow(obj: T) -> T:
