@@ -29,14 +29,14 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
 from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, card_by_label
 from .hands import Split, naive_split, sanhua, splits
-from .rules import Rules
+from .rules import Rules, shared
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
            "distribution", "modelled", "policy", "share_above", "strength", "view"]
@@ -151,27 +151,91 @@ def _hidden_keys(shown: tuple[Kind, ...], rules: Rules) -> tuple[tuple[Kind, Kin
                  if all(four.count(k) <= k.copies for k in four))
 
 
+class _Shown:
+    """What :func:`_edge_vs_shown` needs of an opponent showing ``shown``: the cards left
+    per kind (by index) once ``shown`` is out; per kind, the hidden pairs
+    (:func:`_hidden_keys`) holding it; and the physical pairs left by (头, 尾) key."""
+
+    def __init__(self, shown: tuple[Kind, ...], rules: Rules) -> None:
+        left = [k.copies for k in KINDS]
+        for k in shown:
+            left[k.index] -= 1
+        self.left = tuple(left)
+        # per kind: (the other kind's index, -1 for a pair of it; 头; 尾; pairs left)
+        holding: dict[Kind, list[tuple[int, int, int, int]]] = {k: [] for k in KINDS}
+        self.at: dict[Key, int] = {}
+        for a, b, (h, t) in _hidden_keys(shown, rules):
+            w = _pairs(left, a.index, b.index)
+            self.at[h, t] = self.at.get((h, t), 0) + w
+            if a is b:
+                holding[a].append((-1, h, t, w))
+            else:
+                holding[a].append((b.index, h, t, w))
+                holding[b].append((a.index, h, t, w))
+        self.holding = {k: tuple(v) for k, v in holding.items()}
+        self.total = sum(self.at.values())
+        self._sums: dict[Key, tuple[int, int]] = {}
+
+    def sums(self, mine: Key) -> tuple[int, int]:
+        """Pairs left (every card not shown) that a hand of key ``mine`` beats, and
+        those that beat it (kept per key)."""
+        out = self._sums.get(mine)
+        if out is None:
+            won = lost = 0
+            for (h, t), w in self.at.items():
+                dh, dt = mine[0] - h, mine[1] - t
+                if dh >= 0 and dt >= 0 and dh + dt > 0:
+                    won += w
+                elif dh <= 0 and dt <= 0 and dh + dt < 0:
+                    lost += w
+            out = self._sums[mine] = (won, lost)
+        return out
+
+
+@cache
+def _shown(shown: tuple[Kind, ...], rules: Rules) -> _Shown:
+    return _Shown(shown, rules)
+
+
+def _pairs(left: Sequence[int], ia: int, ib: int) -> int:
+    """How many physical pairs of the kinds with indices ``ia``, ``ib`` (``left``: cards
+    left per kind)."""
+    return left[ia] * (left[ia] - 1) // 2 if ia == ib else left[ia] * left[ib]
+
+
 @cache
 def _edge_vs_shown(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
     """Exact P(win) − P(lose) of four known cards against an opponent showing two
-    cards face up, over the opponent's two hidden cards (physical cards weighted)."""
-    counts = dict.fromkeys(KINDS, 0)
-    for k in _without(own + shown):
-        counts[k] += 1
+    cards face up, over the opponent's two hidden cards (physical cards weighted):
+    the sums over every card not shown (:class:`_Shown`), corrected on the pairs
+    that hold a kind of our own cards."""
+    table = _shown(shown, rules)
     mine = _key(own, rules)
-    total = 0
-    n = 0
-    for a, b, (h, t) in _hidden_keys(shown, rules):
-        w = counts[a] * (counts[a] - 1) // 2 if a is b else counts[a] * counts[b]
-        if not w:
+    won, lost = table.sums(mine)
+    n = table.total
+    left = list(table.left)
+    for k in own:
+        left[k.index] -= 1
+    mh, mt = mine
+    done: set[int] = set()
+    for k in own:
+        i = k.index
+        if i in done:
             continue
-        dh, dt = mine[0] - h, mine[1] - t
-        if dh >= 0 and dt >= 0 and dh + dt > 0:
-            total += w
-        elif dh <= 0 and dt <= 0 and dh + dt < 0:
-            total -= w
-        n += w
-    return total / n
+        done.add(i)
+        c = left[i]
+        for j, h, t, before in table.holding[k]:
+            if j in done:
+                continue  # counted with that kind
+            w = (c * (c - 1) // 2 if j < 0 else c * left[j]) - before
+            if w:
+                dh, dt = mh - h, mt - t
+                if dh >= 0 and dt >= 0 and dh + dt > 0:
+                    won += w
+                elif dh <= 0 and dt <= 0 and dh + dt < 0:
+                    lost += w
+                n += w
+    return (won - lost) / n
 
 
 def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
@@ -219,6 +283,12 @@ def _sorted(kinds: Iterable[Kind]) -> tuple[Kind, ...]:
     return tuple(sorted(kinds, key=_ORDER))
 
 
+@lru_cache(maxsize=1 << 16)
+def _sorted_labels(labels: tuple[str, ...]) -> tuple[Kind, ...]:
+    """The kinds of these cards, sorted (kept: a view is built at every bet)."""
+    return _sorted(card_by_label(c).kind for c in labels)
+
+
 _BETS = ("raise", "tuo", "qiao")
 
 
@@ -230,10 +300,10 @@ def view(game: Game, seat: int) -> View:
     for a in hand.actions:
         if a["kind"] in _BETS:
             raises[a["seat"]] += 1
-    own = _sorted(card_by_label(c).kind for c in game.visible_cards(seat, seat))
+    own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
     opps = tuple(
-        Opponent(_sorted(card_by_label(c).kind for c in game.visible_cards(o, seat)),
-                 raises[o], hand.committed[o], game.seats[o].bobo)
+        Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
+                 hand.committed[o], game.seats[o].bobo)
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
@@ -242,31 +312,33 @@ def view(game: Game, seat: int) -> View:
 
 
 # ---------------------------------------------------------------------- policies
-def _raise_action(v: View, level: int) -> Action:
-    if level >= v.bobo and Act.QIAO in v.legal:
-        return Action(Act.QIAO, v.seat, v.bobo)
-    if level == v.legal.tuo:
-        return Action(Act.TUO, v.seat, level)
-    return Action(Act.RAISE, v.seat, level)
+def _options(v: View) -> tuple[Action, ...]:
+    return _legal_options(v.legal, v.seat, v.bobo)
 
 
-def _raise_levels(v: View) -> list[int]:
-    """Candidate bet sizes: the minimum, and 敲 when the 钵钵 is short (at most two
-    minimum raises deep): deep stacks grow the level one doubling at a time."""
-    out: list[int] = []
-    if v.legal.min_raise is not None:
-        out.append(v.legal.min_raise)
-    if Act.QIAO in v.legal and v.bobo not in out and (
-            v.legal.min_raise is None or v.bobo <= 2 * v.legal.min_raise):
-        out.append(v.bobo)
-    return out
+@lru_cache(maxsize=1 << 14)
+def _legal_options(legal: Legal, seat: int, bobo: int) -> tuple[Action, ...]:
+    """The actions a bot weighs (kept: play-outs meet the same legal actions again):
+    甩 and 瞧, or 休; then the bet sizes — the minimum, and 敲 when the 钵钵 is short
+    (at most two minimum raises deep): deep stacks grow the level one doubling at a
+    time."""
+    first = ([Action(Act.FOLD, seat), Action(Act.CALL, seat)] if Act.CALL in legal
+             else [Action(Act.CHECK, seat)])
+    levels: list[int] = []
+    if legal.min_raise is not None:
+        levels.append(legal.min_raise)
+    if Act.QIAO in legal and bobo not in levels and (
+            legal.min_raise is None or bobo <= 2 * legal.min_raise):
+        levels.append(bobo)
+    return (*first, *(_raise_action(legal, seat, bobo, level) for level in levels))
 
 
-def _options(v: View) -> list[Action]:
-    legal = v.legal
-    first = ([Action(Act.FOLD, v.seat), Action(Act.CALL, v.seat)] if Act.CALL in legal
-             else [Action(Act.CHECK, v.seat)])
-    return first + [_raise_action(v, lv) for lv in _raise_levels(v)]
+def _raise_action(legal: Legal, seat: int, bobo: int, level: int) -> Action:
+    if level >= bobo and Act.QIAO in legal:
+        return Action(Act.QIAO, seat, bobo)
+    if level == legal.tuo:
+        return Action(Act.TUO, seat, level)
+    return Action(Act.RAISE, seat, level)
 
 
 def _declarable(v: View, rules: Rules) -> bool:
@@ -352,7 +424,7 @@ def _strong(v: View, rules: Rules) -> Policy:
     if _declarable(v, rules):
         kept = [(a, max(e, 0.0)) for a, e in zip(options, evs, strict=True)
                 if a.kind is not Act.FOLD]
-        options, evs = [a for a, _ in kept], [e for _, e in kept]
+        options, evs = tuple(a for a, _ in kept), [e for _, e in kept]
     tau = TEMPERATURE * max(v.level, v.floor)
     top = max(evs)
     weights = [math.exp((e - top) / tau) for e in evs]
@@ -446,6 +518,7 @@ def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None
 
 def warm(rules: Rules) -> None:
     """Build the strength tables (about a second) before timing anything."""
+    rules = shared(rules)  # the instance the games use
     _grid(rules)
     for a in KINDS:
         for b in KINDS:

@@ -46,7 +46,7 @@ from .cards import DECK, Card, CardError, Kind, parse_kind
 from .groups import Group
 from .hands import Split, sanhua
 from .mango import Mango, mango_amount, mango_payers
-from .rules import PRESETS, Rules, RulesError, get_stakes
+from .rules import PRESETS, Rules, RulesError, get_stakes, shared
 from .settle import Seat, settle
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
@@ -343,13 +343,14 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     if not isinstance(data, Mapping):
         raise RulesError("the rules must be an object")
     base = PRESETS.get(str(data.get("name", "xuanjing")), Rules())
-    return base.with_options(
+    rules = base.with_options(
         diwang=bool(data.get("diwang", base.diwang)),
         sanhua=bool(data.get("sanhua", base.sanhua)),
         mango=data.get("mango", base.mango),
         stakes=get_stakes(str(data.get("stakes", base.stakes.name))),
         max_seats=int(data.get("max_seats", base.max_seats)),
     )
+    return shared(rules)
 
 
 class Game:
@@ -504,10 +505,7 @@ class Game:
         if actor is None or (seat is not None and seat != actor):
             return Legal(seat, ())
         if st.phase is Phase.SHOWDOWN:
-            acts = [Act.SPLIT]
-            if sanhua(self.kinds(actor), self.rules):
-                acts.append(Act.SANHUA)
-            return Legal(actor, tuple(acts))
+            return _showdown_legal(actor, sanhua(self.kinds(actor), self.rules) is not None)
         return self._betting_legal(actor)
 
     def _betting_legal(self, seat: int) -> Legal:
@@ -555,7 +553,7 @@ class Game:
             raise ActionError(ErrorCode.NOT_YOUR_TURN,
                               f"it is not {name}'s turn (it is {who}'s)", name=name, who=who)
         legal = self.legal_actions(action.seat)
-        if kind not in legal:
+        if kind not in legal.acts:
             if st.phase is Phase.SHOWDOWN:
                 if kind is Act.SANHUA:
                     raise ActionError(ErrorCode.NO_SANHUA,
@@ -906,15 +904,22 @@ class Game:
             return True
         if h.acted[seat]:
             return False
-        return sum(1 for s in h.order if self._actable(s)) >= 2
+        return self._actable_count() >= 2
+
+    def _actable_count(self) -> int:
+        h = self.state.hand
+        assert h is not None
+        seats = self.state.seats
+        return sum(1 for s in h.order if not h.folded[s] and h.committed[s] < seats[s].bobo)
 
     def _next_to_act(self, after: int) -> int | None:
         h = self.state.hand
         assert h is not None
-        n = len(h.order)
-        i = h.order.index(after)
+        order = h.order
+        n = len(order)
+        i = order.index(after)
         for step in range(1, n + 1):
-            cand = h.order[(i + step) % n]
+            cand = order[(i + step) % n]
             if self._needs_to_act(cand):
                 return cand
         return None
@@ -1168,6 +1173,12 @@ def _normal(action: Action, amount: int | None = None, cards: tuple[str, ...] = 
     if action.amount == amount and action.cards == cards:
         return action
     return Action(action.kind, action.seat, amount, cards)
+
+
+@lru_cache(maxsize=64)
+def _showdown_legal(seat: int, sanhua: bool) -> Legal:
+    """What ``seat`` may do at the showdown (``sanhua``: it holds a 三花 it may declare)."""
+    return Legal(seat, (Act.SPLIT, Act.SANHUA) if sanhua else (Act.SPLIT,))
 
 
 @lru_cache(maxsize=1 << 14)

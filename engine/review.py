@@ -363,15 +363,18 @@ def _play_out(g: Game, seat: int, dice: int, then: str = "strong") -> tuple[int,
     alternatives of a world meet the same random numbers where their lines meet the
     same decisions (common random numbers that stay aligned)."""
     acted = False
-    count: Counter[tuple[int, int]] = Counter()
-    while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
-        actor = g.to_act
-        hand = g.hand
-        assert actor is not None and hand is not None
-        slot = (actor, hand.round)
-        key = (actor * 8 + hand.round) * 64 + count[slot]
-        count[slot] += 1
-        if g.phase is Phase.SHOWDOWN:
+    count: dict[int, int] = {}  # actions so far per (seat, round) slot
+    state = g.state
+    while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
+        hand = state.hand
+        assert hand is not None
+        actor = hand.to_act
+        assert actor is not None
+        slot = actor * 8 + hand.round
+        k = count.get(slot, 0)
+        count[slot] = k + 1
+        key = slot * 64 + k
+        if state.phase is Phase.SHOWDOWN:
             options = policy(g, actor, modelled(g, actor))
         elif actor == seat:
             acted = True
