@@ -44,10 +44,10 @@ from typing import Any, TypeVar
 
 from .cards import DECK, Card, CardError, Kind, parse_kind
 from .groups import Group
-from .hands import Split, sanhua
+from .hands import Key, Split, sanhua
 from .mango import Mango, mango_amount, mango_payers
 from .rules import PRESETS, Rules, RulesError, get_stakes, shared
-from .settle import Seat, settle
+from .settle import Seat, settle_ranked
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
 # one-line players for testing the bots (engine/probes.py), and top-N (1 ≤ N ≤ 100)
@@ -1062,8 +1062,7 @@ class Game:
         cards = h.splits.get(str(seat))
         if cards is None:
             return None
-        k = [card_by_label(c).kind for c in cards]
-        return Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), self.rules)
+        return _labelled_split(tuple(cards), self.rules)[0]
 
     def _settle(self) -> None:
         st = self.state
@@ -1071,20 +1070,24 @@ class Game:
         assert h is not None
         n = len(st.seats)
         seats: list[Seat] = []
+        keys: dict[str, Key] = {}  # the (头, 尾) ranks of those who compare
         for s in h.order:
+            name = str(s)
             if h.folded[s]:
-                seats.append(Seat(str(s), h.committed[s], folded=True))
-            elif str(s) in h.sanhua:
-                seats.append(Seat(str(s), h.committed[s], self._any_split(s),
-                                  sanhua=h.sanhua[str(s)]))
+                seats.append(Seat(name, h.committed[s], folded=True))
+            elif name in h.sanhua:
+                seats.append(Seat(name, h.committed[s], self._any_split(s),
+                                  sanhua=h.sanhua[name]))
             else:
-                seats.append(Seat(str(s), h.committed[s], self.split_of(s)))
-        if not any(x.in_showdown for x in seats):
+                split, keys[name] = _labelled_split(tuple(h.splits[name]), self.rules)
+                seats.append(Seat(name, h.committed[s], split))
+        if not keys:
             nets = self._folded_pi_to_pot()
             self._finish(HandResult("sanhua", nets, None, 0, st.pot, None,
                                     splits=dict(h.splits), sanhua=dict(h.sanhua)))
             return
-        res = settle(seats, self.rules)
+        # the table is valid by construction: the settlement without settle()'s checks
+        res = settle_ranked(seats, keys)
         nets = [0] * n
         for name, net in res.nets.items():
             nets[int(name)] = net
@@ -1173,6 +1176,15 @@ def _normal(action: Action, amount: int | None = None, cards: tuple[str, ...] = 
     if action.amount == amount and action.cards == cards:
         return action
     return Action(action.kind, action.seat, amount, cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _labelled_split(labels: tuple[str, ...], rules: Rules) -> tuple[Split, Key]:
+    """The split of four card labels (the first two one group) and its (头 rank, 尾 rank);
+    kept: play-outs settle the same splits again and again."""
+    k = [card_by_label(c).kind for c in labels]
+    split = Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), rules)
+    return split, split.key(rules)
 
 
 @lru_cache(maxsize=64)
