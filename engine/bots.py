@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
@@ -248,9 +249,9 @@ def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
 
 
 # ---------------------------------------------------------------------- the view
-@dataclass(frozen=True)
-class Opponent:
-    """An opponent still in, as another seat sees them."""
+class Opponent(NamedTuple):
+    """An opponent still in, as another seat sees them (a named tuple: views are built
+    and hashed at every bet of a play-out)."""
 
     shown: tuple[Kind, ...]  # face-up cards, sorted
     raises: int  # 返 / 拖 / 敲 this hand
@@ -273,6 +274,12 @@ class View:
     legal: Legal
     floor: int  # the raise floor
     dealt: int = 2  # players dealt in this hand
+
+    def __hash__(self) -> int:
+        # the legal actions follow from the other fields (but for whether a bet now
+        # opens): left out, their hash is one more Python call per view
+        return hash((self.seat, self.round, self.own, self.opponents, self.committed,
+                     self.bobo, self.level, self.pi, self.floor, self.dealt))
 
 
 _ORDER = {k: k.index for k in KINDS}.__getitem__
