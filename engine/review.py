@@ -247,6 +247,7 @@ class _Worlds:
                        if label not in visible[s]]
         known = {label for s in hand.order for label in visible[s]}
         self.pool = [c for c in DECK if c.label not in known]
+        self.pool_labels = [c.label for c in self.pool]
         evidence: dict[int, Evidence] = {}
         g = first.copy()
         for a in past:
@@ -294,7 +295,8 @@ class _Worlds:
                     break
             drawn[like.seat, 0], drawn[like.seat, 1] = pair
             taken += (ka, kb)
-        rest = [c.label for c in self.pool if c.label not in drawn.values()]
+        used = set(drawn.values())
+        rest = [label for label in self.pool_labels if label not in used]
         rng.shuffle(rest)
         it = iter(rest)
         for s, i in self.unseen:
