@@ -679,6 +679,13 @@ class Game:
     def apply(self, action: Action) -> Action:
         """Verify and apply ``action``; return the normalised record that was logged."""
         done = self.verify(action)
+        self._apply(done)
+        return done
+
+    def _apply(self, done: Action) -> None:
+        """Apply ``done``, legal and normalised: what :meth:`verify` returned, or an
+        action taken from :meth:`legal_actions` as :meth:`verify` would return it (the
+        play-outs of engine.review, which apply hundreds of thousands of them)."""
         record = done.to_dict()
         self.state.log.append(record)
         h = self.state.hand
@@ -718,7 +725,6 @@ class Game:
             entry["to"] = h.committed[done.seat]
             if k in (Act.CALL, Act.RAISE, Act.TUO) and self.is_allin(done.seat):
                 entry["allin"] = True  # a 瞧 (or 返, 拖) of the whole 钵钵: all-in like a 敲
-        return done
 
     def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,
            cards: Sequence[str] = ()) -> Action:
