@@ -205,7 +205,6 @@ def _tab_through(page: Any, url: str | None) -> list[str]:
     problems: list[str] = []
     if url is not None:
         page.goto(url)
-        page.wait_for_load_state("networkidle")
     url = str(page.url)
     expected = page.evaluate(FOCUSABLE)
     seen: list[str] = []
