@@ -32,7 +32,7 @@ run: $(RUNTIME_STAMP) messages migrate
 test: $(DEV_STAMP) chromium java $(VNU_JAR) messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -n auto -m "not concurrency" --durations=25
+	$(VENV)/bin/pytest -n auto --dist worksteal -m "not concurrency" --durations=25
 	$(VENV)/bin/pytest -m concurrency
 	scripts/test_postgres.sh -m concurrency
 
