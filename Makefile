@@ -5,9 +5,9 @@
 #   make test  install dev deps (+ Debian chromium, Java and npm's vnu-jar if missing),
 #              compile translations, then ruff, mypy and pytest (SQLite): every test but
 #              the concurrency ones in parallel (pytest-xdist, one worker per core), the
-#              concurrency ones (live gunicorn servers, timing) alone after them, then
-#              those again on PostgreSQL (scripts/test_postgres.sh installs/starts it with
-#              apt-get); exits non-zero on any failure
+#              concurrency ones (live gunicorn servers, timing) after them (also one per
+#              core), then those again on PostgreSQL (scripts/test_postgres.sh
+#              installs/starts it with apt-get); exits non-zero on any failure
 #   make serve-prod  production start on 127.0.0.1: collectstatic, migrate, gunicorn
 #              (needs SECRET_KEY; see README "Production" and scripts/serve_prod.sh)
 #
@@ -32,9 +32,9 @@ run: $(RUNTIME_STAMP) messages migrate
 test: $(DEV_STAMP) chromium java $(VNU_JAR) messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -n auto -m "not concurrency" --durations=25
-	$(VENV)/bin/pytest -m concurrency
-	scripts/test_postgres.sh -m concurrency
+	$(VENV)/bin/pytest -n auto --dist worksteal -m "not concurrency" --durations=25
+	$(VENV)/bin/pytest -n auto --dist worksteal -m concurrency
+	scripts/test_postgres.sh -n auto --dist worksteal -m concurrency
 
 serve-prod: $(RUNTIME_STAMP)
 	scripts/serve_prod.sh

@@ -29,14 +29,15 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
+from typing import NamedTuple
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
 from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, card_by_label
 from .hands import Split, naive_split, sanhua, splits
-from .rules import Rules
+from .rules import Rules, shared
 
 __all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
            "distribution", "modelled", "policy", "share_above", "strength", "view"]
@@ -151,27 +152,91 @@ def _hidden_keys(shown: tuple[Kind, ...], rules: Rules) -> tuple[tuple[Kind, Kin
                  if all(four.count(k) <= k.copies for k in four))
 
 
+class _Shown:
+    """What :func:`_edge_vs_shown` needs of an opponent showing ``shown``: the cards left
+    per kind (by index) once ``shown`` is out; per kind, the hidden pairs
+    (:func:`_hidden_keys`) holding it; and the physical pairs left by (头, 尾) key."""
+
+    def __init__(self, shown: tuple[Kind, ...], rules: Rules) -> None:
+        left = [k.copies for k in KINDS]
+        for k in shown:
+            left[k.index] -= 1
+        self.left = tuple(left)
+        # per kind: (the other kind's index, -1 for a pair of it; 头; 尾; pairs left)
+        holding: dict[Kind, list[tuple[int, int, int, int]]] = {k: [] for k in KINDS}
+        self.at: dict[Key, int] = {}
+        for a, b, (h, t) in _hidden_keys(shown, rules):
+            w = _pairs(left, a.index, b.index)
+            self.at[h, t] = self.at.get((h, t), 0) + w
+            if a is b:
+                holding[a].append((-1, h, t, w))
+            else:
+                holding[a].append((b.index, h, t, w))
+                holding[b].append((a.index, h, t, w))
+        self.holding = {k: tuple(v) for k, v in holding.items()}
+        self.total = sum(self.at.values())
+        self._sums: dict[Key, tuple[int, int]] = {}
+
+    def sums(self, mine: Key) -> tuple[int, int]:
+        """Pairs left (every card not shown) that a hand of key ``mine`` beats, and
+        those that beat it (kept per key)."""
+        out = self._sums.get(mine)
+        if out is None:
+            won = lost = 0
+            for (h, t), w in self.at.items():
+                dh, dt = mine[0] - h, mine[1] - t
+                if dh >= 0 and dt >= 0 and dh + dt > 0:
+                    won += w
+                elif dh <= 0 and dt <= 0 and dh + dt < 0:
+                    lost += w
+            out = self._sums[mine] = (won, lost)
+        return out
+
+
+@cache
+def _shown(shown: tuple[Kind, ...], rules: Rules) -> _Shown:
+    return _Shown(shown, rules)
+
+
+def _pairs(left: Sequence[int], ia: int, ib: int) -> int:
+    """How many physical pairs of the kinds with indices ``ia``, ``ib`` (``left``: cards
+    left per kind)."""
+    return left[ia] * (left[ia] - 1) // 2 if ia == ib else left[ia] * left[ib]
+
+
 @cache
 def _edge_vs_shown(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
     """Exact P(win) − P(lose) of four known cards against an opponent showing two
-    cards face up, over the opponent's two hidden cards (physical cards weighted)."""
-    counts = dict.fromkeys(KINDS, 0)
-    for k in _without(own + shown):
-        counts[k] += 1
+    cards face up, over the opponent's two hidden cards (physical cards weighted):
+    the sums over every card not shown (:class:`_Shown`), corrected on the pairs
+    that hold a kind of our own cards."""
+    table = _shown(shown, rules)
     mine = _key(own, rules)
-    total = 0
-    n = 0
-    for a, b, (h, t) in _hidden_keys(shown, rules):
-        w = counts[a] * (counts[a] - 1) // 2 if a is b else counts[a] * counts[b]
-        if not w:
+    won, lost = table.sums(mine)
+    n = table.total
+    left = list(table.left)
+    for k in own:
+        left[k.index] -= 1
+    mh, mt = mine
+    done: set[int] = set()
+    for k in own:
+        i = k.index
+        if i in done:
             continue
-        dh, dt = mine[0] - h, mine[1] - t
-        if dh >= 0 and dt >= 0 and dh + dt > 0:
-            total += w
-        elif dh <= 0 and dt <= 0 and dh + dt < 0:
-            total -= w
-        n += w
-    return total / n
+        done.add(i)
+        c = left[i]
+        for j, h, t, before in table.holding[k]:
+            if j in done:
+                continue  # counted with that kind
+            w = (c * (c - 1) // 2 if j < 0 else c * left[j]) - before
+            if w:
+                dh, dt = mh - h, mt - t
+                if dh >= 0 and dt >= 0 and dh + dt > 0:
+                    won += w
+                elif dh <= 0 and dt <= 0 and dh + dt < 0:
+                    lost += w
+                n += w
+    return (won - lost) / n
 
 
 def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
@@ -184,9 +249,9 @@ def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
 
 
 # ---------------------------------------------------------------------- the view
-@dataclass(frozen=True)
-class Opponent:
-    """An opponent still in, as another seat sees them."""
+class Opponent(NamedTuple):
+    """An opponent still in, as another seat sees them (a named tuple: views are built
+    and hashed at every bet of a play-out)."""
 
     shown: tuple[Kind, ...]  # face-up cards, sorted
     raises: int  # 返 / 拖 / 敲 this hand
@@ -210,6 +275,12 @@ class View:
     floor: int  # the raise floor
     dealt: int = 2  # players dealt in this hand
 
+    def __hash__(self) -> int:
+        # the legal actions follow from the other fields (but for whether a bet now
+        # opens): left out, their hash is one more Python call per view
+        return hash((self.seat, self.round, self.own, self.opponents, self.committed,
+                     self.bobo, self.level, self.pi, self.floor, self.dealt))
+
 
 _ORDER = {k: k.index for k in KINDS}.__getitem__
 
@@ -219,21 +290,27 @@ def _sorted(kinds: Iterable[Kind]) -> tuple[Kind, ...]:
     return tuple(sorted(kinds, key=_ORDER))
 
 
-def _raises(game: Game, seat: int) -> int:
-    hand = game.hand
-    assert hand is not None
-    return sum(1 for a in hand.actions if a.get("seat") == seat
-               and a["kind"] in ("raise", "tuo", "qiao"))
+@lru_cache(maxsize=1 << 16)
+def _sorted_labels(labels: tuple[str, ...]) -> tuple[Kind, ...]:
+    """The kinds of these cards, sorted (kept: a view is built at every bet)."""
+    return _sorted(card_by_label(c).kind for c in labels)
+
+
+_BETS = ("raise", "tuo", "qiao")
 
 
 def view(game: Game, seat: int) -> View:
     """What ``seat`` sees now (it must be the seat to act in a betting round)."""
     hand = game.hand
     assert hand is not None
-    own = _sorted(card_by_label(c).kind for c in game.visible_cards(seat, seat))
+    raises = dict.fromkeys(hand.order, 0)  # 返 / 拖 / 敲 this hand, per seat
+    for a in hand.actions:
+        if a["kind"] in _BETS:
+            raises[a["seat"]] += 1
+    own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
     opps = tuple(
-        Opponent(_sorted(card_by_label(c).kind for c in game.visible_cards(o, seat)),
-                 _raises(game, o), hand.committed[o], game.seats[o].bobo)
+        Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
+                 hand.committed[o], game.seats[o].bobo)
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
@@ -242,31 +319,33 @@ def view(game: Game, seat: int) -> View:
 
 
 # ---------------------------------------------------------------------- policies
-def _raise_action(v: View, level: int) -> Action:
-    if level >= v.bobo and Act.QIAO in v.legal:
-        return Action(Act.QIAO, v.seat, v.bobo)
-    if level == v.legal.tuo:
-        return Action(Act.TUO, v.seat, level)
-    return Action(Act.RAISE, v.seat, level)
+def _options(v: View) -> tuple[Action, ...]:
+    return _legal_options(v.legal, v.seat, v.bobo)
 
 
-def _raise_levels(v: View) -> list[int]:
-    """Candidate bet sizes: the minimum, and 敲 when the 钵钵 is short (at most two
-    minimum raises deep): deep stacks grow the level one doubling at a time."""
-    out: list[int] = []
-    if v.legal.min_raise is not None:
-        out.append(v.legal.min_raise)
-    if Act.QIAO in v.legal and v.bobo not in out and (
-            v.legal.min_raise is None or v.bobo <= 2 * v.legal.min_raise):
-        out.append(v.bobo)
-    return out
+@lru_cache(maxsize=1 << 14)
+def _legal_options(legal: Legal, seat: int, bobo: int) -> tuple[Action, ...]:
+    """The actions a bot weighs (kept: play-outs meet the same legal actions again):
+    甩 and 瞧, or 休; then the bet sizes — the minimum, and 敲 when the 钵钵 is short
+    (at most two minimum raises deep): deep stacks grow the level one doubling at a
+    time."""
+    first = ([Action(Act.FOLD, seat), Action(Act.CALL, seat)] if Act.CALL in legal
+             else [Action(Act.CHECK, seat)])
+    levels: list[int] = []
+    if legal.min_raise is not None:
+        levels.append(legal.min_raise)
+    if Act.QIAO in legal and bobo not in levels and (
+            legal.min_raise is None or bobo <= 2 * legal.min_raise):
+        levels.append(bobo)
+    return (*first, *(_raise_action(legal, seat, bobo, level) for level in levels))
 
 
-def _options(v: View) -> list[Action]:
-    legal = v.legal
-    first = ([Action(Act.FOLD, v.seat), Action(Act.CALL, v.seat)] if Act.CALL in legal
-             else [Action(Act.CHECK, v.seat)])
-    return first + [_raise_action(v, lv) for lv in _raise_levels(v)]
+def _raise_action(legal: Legal, seat: int, bobo: int, level: int) -> Action:
+    if level >= bobo and Act.QIAO in legal:
+        return Action(Act.QIAO, seat, bobo)
+    if level == legal.tuo:
+        return Action(Act.TUO, seat, level)
+    return Action(Act.RAISE, seat, level)
 
 
 def _declarable(v: View, rules: Rules) -> bool:
@@ -352,7 +431,7 @@ def _strong(v: View, rules: Rules) -> Policy:
     if _declarable(v, rules):
         kept = [(a, max(e, 0.0)) for a, e in zip(options, evs, strict=True)
                 if a.kind is not Act.FOLD]
-        options, evs = [a for a, _ in kept], [e for _, e in kept]
+        options, evs = tuple(a for a, _ in kept), [e for _, e in kept]
     tau = TEMPERATURE * max(v.level, v.floor)
     top = max(evs)
     weights = [math.exp((e - top) / tau) for e in evs]
@@ -400,14 +479,23 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     if level == "expert":
         from .expert import expert_split
         return expert_split(game, seat)
-    kinds = game.kinds(seat)
-    rules = game.rules
     hand = game.hand
     assert hand is not None
     labels = hand.cards[seat]
-    best_index: int
+    index = _split_index(game.kinds(seat), level == "strong", game.rules)
+    if index is None:
+        return Action(Act.SANHUA, seat)
+    pairs = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))[index]
+    return Action(Act.SPLIT, seat, None, tuple(labels[i] for i in pairs))
+
+
+@cache
+def _split_index(kinds: tuple[Kind, ...], strong: bool, rules: Rules) -> int | None:
+    """How a bot splits four kinds (in the order dealt): the index of its split in
+    :func:`engine.hands.splits` (the advisor's best for ``strong``, else the naive
+    split), or None to declare 三花 (when that pays)."""
     best_ev: float | None = None
-    if level == "strong":
+    if strong:
         best, best_ev = _advised(_sorted(kinds), rules)
         best_index = splits(kinds, rules).index(best)
     else:
@@ -415,9 +503,8 @@ def choose_split(game: Game, seat: int, level: str) -> Action:
     if sanhua(kinds, rules):
         s = _full_strength(_sorted(kinds), rules) if best_ev is None else best_ev
         if s < 0:
-            return Action(Act.SANHUA, seat)
-    pairs = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))[best_index]
-    return Action(Act.SPLIT, seat, None, tuple(labels[i] for i in pairs))
+            return None
+    return best_index
 
 
 @cache
@@ -438,6 +525,7 @@ def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None
 
 def warm(rules: Rules) -> None:
     """Build the strength tables (about a second) before timing anything."""
+    rules = shared(rules)  # the instance the games use
     _grid(rules)
     for a in KINDS:
         for b in KINDS:

@@ -6,7 +6,6 @@ playing card (♥Q).  Every interface accepts the kind codes of RULES.md §1.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -83,16 +82,13 @@ class Kind(Enum):
         self.face = face
         self.single_class = single_class
         self.suits = suits
+        # how many physical cards of this kind the deck holds (2, or 1 for 丁丁/大鬼)
+        self.copies = max(len(suits), 1)
 
     @property
     def points(self) -> int:
         """Point value mod 10 (天牌 12 counts 2, 斧头 11 counts 1, 大鬼 6)."""
         return self.face % 10
-
-    @property
-    def copies(self) -> int:
-        """How many physical cards of this kind the deck holds (2, or 1 for 丁丁/大鬼)."""
-        return max(len(self.suits), 1)
 
     @property
     def class_label(self) -> str:
@@ -181,7 +177,10 @@ def parse_kinds(codes: Iterable[str]) -> tuple[Kind, ...]:
 
 def check_available(kinds: Iterable[Kind]) -> None:
     """Raise :class:`CardError` if the kinds use more copies than the deck holds."""
-    for kind, n in Counter(kinds).items():
+    counts: dict[Kind, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    for kind, n in counts.items():
         if n > kind.copies:
             raise CardError(
                 f"{kind.code} ({kind.name_zh}) appears {n} times; the deck holds {kind.copies}"

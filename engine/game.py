@@ -39,14 +39,15 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from .cards import DECK, Card, CardError, Kind, parse_kind
 from .groups import Group
-from .hands import Split, sanhua
+from .hands import Key, Split, sanhua
 from .mango import Mango, mango_amount, mango_payers
-from .rules import PRESETS, Rules, RulesError, get_stakes
-from .settle import Seat, settle
+from .rules import PRESETS, Rules, RulesError, get_stakes, shared
+from .settle import Seat, settle_ranked
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
 # one-line players for testing the bots (engine/probes.py), and top-N (1 ≤ N ≤ 100)
@@ -177,6 +178,10 @@ class Act(StrEnum):
     @property
     def label(self) -> str:
         return _ACT_LABELS[self]
+
+    # identity hash (members are singletons), as engine.cards.Kind: Enum's own hash is a
+    # Python call, and legal action sets are hashed with every bot's view
+    __hash__ = object.__hash__
 
 
 _ACT_LABELS = {
@@ -338,13 +343,14 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     if not isinstance(data, Mapping):
         raise RulesError("the rules must be an object")
     base = PRESETS.get(str(data.get("name", "xuanjing")), Rules())
-    return base.with_options(
+    rules = base.with_options(
         diwang=bool(data.get("diwang", base.diwang)),
         sanhua=bool(data.get("sanhua", base.sanhua)),
         mango=data.get("mango", base.mango),
         stakes=get_stakes(str(data.get("stakes", base.stakes.name))),
         max_seats=int(data.get("max_seats", base.max_seats)),
     )
+    return shared(rules)
 
 
 class Game:
@@ -499,39 +505,15 @@ class Game:
         if actor is None or (seat is not None and seat != actor):
             return Legal(seat, ())
         if st.phase is Phase.SHOWDOWN:
-            acts = [Act.SPLIT]
-            if sanhua(self.kinds(actor), self.rules):
-                acts.append(Act.SANHUA)
-            return Legal(actor, tuple(acts))
+            return _showdown_legal(actor, sanhua(self.kinds(actor), self.rules) is not None)
         return self._betting_legal(actor)
 
     def _betting_legal(self, seat: int) -> Legal:
         h = self.state.hand
         assert h is not None
-        bobo = self.state.seats[seat].bobo
-        committed = h.committed[seat]
-        acts: list[Act] = []
-        call_to = min(h.level, bobo)
-        if committed < h.level:
-            acts.append(Act.CALL)
-        else:
-            acts.append(Act.CHECK)
-        min_raise = max(2 * h.level, self.rules.stakes.raise_floor)
-        can_raise = min_raise <= bobo
-        if can_raise:
-            acts.append(Act.RAISE)
-        tuo = 2 * h.level if (2 * h.level >= self.rules.stakes.raise_floor
-                              and 2 * h.level <= bobo) else None
-        if tuo is not None:
-            acts.append(Act.TUO)
-        if bobo > h.level:
-            acts.append(Act.QIAO)
-        acts.append(Act.FOLD)
-        return Legal(
-            seat, tuple(acts), call_to=call_to, call_cost=max(0, call_to - committed),
-            min_raise=min_raise if can_raise else None, max_raise=bobo if can_raise else None,
-            tuo=tuo, qiao=bobo, opening=not h.bet_this_round and h.round > 1,
-        )
+        return _betting_legal(seat, self.state.seats[seat].bobo, h.committed[seat], h.level,
+                              self.rules.stakes.raise_floor,
+                              not h.bet_this_round and h.round > 1)
 
     def kinds(self, seat: int) -> tuple[Kind, ...]:
         h = self.state.hand
@@ -571,7 +553,7 @@ class Game:
             raise ActionError(ErrorCode.NOT_YOUR_TURN,
                               f"it is not {name}'s turn (it is {who}'s)", name=name, who=who)
         legal = self.legal_actions(action.seat)
-        if kind not in legal:
+        if kind not in legal.acts:
             if st.phase is Phase.SHOWDOWN:
                 if kind is Act.SANHUA:
                     raise ActionError(ErrorCode.NO_SANHUA,
@@ -581,9 +563,9 @@ class Game:
             raise self._why_not(kind, legal)
         if kind is Act.SPLIT:
             self._check_split(action.seat, action.cards)
-            return Action(kind, action.seat, None, tuple(action.cards))
+            return _normal(action, None, tuple(action.cards))
         if kind is Act.SANHUA:
-            return Action(kind, action.seat)
+            return _normal(action)
         if kind is Act.RAISE:
             amount = action.amount
             if amount is None:
@@ -599,12 +581,12 @@ class Game:
                 raise ActionError(ErrorCode.RAISE_TOO_BIG,
                                   f"a raise cannot exceed your 钵钵 ({legal.max_raise})",
                                   max=legal.max_raise)
-            return Action(kind, action.seat, amount)
+            return _normal(action, amount)
         if kind is Act.TUO:
-            return Action(kind, action.seat, legal.tuo)
+            return _normal(action, legal.tuo)
         if kind is Act.QIAO:
-            return Action(kind, action.seat, legal.qiao)
-        return Action(kind, action.seat)
+            return _normal(action, legal.qiao)
+        return _normal(action)
 
     def _why_not(self, kind: Act, legal: Legal) -> ActionError:
         h = self.state.hand
@@ -697,14 +679,22 @@ class Game:
     def apply(self, action: Action) -> Action:
         """Verify and apply ``action``; return the normalised record that was logged."""
         done = self.verify(action)
-        self.state.log.append(done.to_dict())
+        self._apply(done)
+        return done
+
+    def _apply(self, done: Action) -> None:
+        """Apply ``done``, legal and normalised: what :meth:`verify` returned, or an
+        action taken from :meth:`legal_actions` as :meth:`verify` would return it (the
+        play-outs of engine.review, which apply hundreds of thousands of them)."""
+        record = done.to_dict()
+        self.state.log.append(record)
         h = self.state.hand
         entry: dict[str, Any] = {}
         if h is not None and self.state.phase is not Phase.BETWEEN:
             # The hand's own record also says when and how (for a readable log): the
             # round (4 = the showdown), whether a bet was the round's 发招, and for every
             # bet the player's commitment after it ("to") and whether it left them all-in.
-            entry = {**done.to_dict(), "round": h.round}
+            entry = {**record, "round": h.round}
             if done.kind in (Act.RAISE, Act.TUO, Act.QIAO) and not h.bet_this_round:
                 entry["lead"] = True
             h.actions.append(entry)
@@ -735,7 +725,6 @@ class Game:
             entry["to"] = h.committed[done.seat]
             if k in (Act.CALL, Act.RAISE, Act.TUO) and self.is_allin(done.seat):
                 entry["allin"] = True  # a 瞧 (or 返, 拖) of the whole 钵钵: all-in like a 敲
-        return done
 
     def do(self, kind: Act | str, seat: int | None = None, amount: int | None = None,
            cards: Sequence[str] = ()) -> Action:
@@ -921,15 +910,22 @@ class Game:
             return True
         if h.acted[seat]:
             return False
-        return sum(1 for s in h.order if self._actable(s)) >= 2
+        return self._actable_count() >= 2
+
+    def _actable_count(self) -> int:
+        h = self.state.hand
+        assert h is not None
+        seats = self.state.seats
+        return sum(1 for s in h.order if not h.folded[s] and h.committed[s] < seats[s].bobo)
 
     def _next_to_act(self, after: int) -> int | None:
         h = self.state.hand
         assert h is not None
-        n = len(h.order)
-        i = h.order.index(after)
+        order = h.order
+        n = len(order)
+        i = order.index(after)
         for step in range(1, n + 1):
-            cand = h.order[(i + step) % n]
+            cand = order[(i + step) % n]
             if self._needs_to_act(cand):
                 return cand
         return None
@@ -1072,8 +1068,7 @@ class Game:
         cards = h.splits.get(str(seat))
         if cards is None:
             return None
-        k = [card_by_label(c).kind for c in cards]
-        return Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), self.rules)
+        return _labelled_split(tuple(cards), self.rules)[0]
 
     def _settle(self) -> None:
         st = self.state
@@ -1081,20 +1076,24 @@ class Game:
         assert h is not None
         n = len(st.seats)
         seats: list[Seat] = []
+        keys: dict[str, Key] = {}  # the (头, 尾) ranks of those who compare
         for s in h.order:
+            name = str(s)
             if h.folded[s]:
-                seats.append(Seat(str(s), h.committed[s], folded=True))
-            elif str(s) in h.sanhua:
-                seats.append(Seat(str(s), h.committed[s], self._any_split(s),
-                                  sanhua=h.sanhua[str(s)]))
+                seats.append(Seat(name, h.committed[s], folded=True))
+            elif name in h.sanhua:
+                seats.append(Seat(name, h.committed[s], self._any_split(s),
+                                  sanhua=h.sanhua[name]))
             else:
-                seats.append(Seat(str(s), h.committed[s], self.split_of(s)))
-        if not any(x.in_showdown for x in seats):
+                split, keys[name] = _labelled_split(tuple(h.splits[name]), self.rules)
+                seats.append(Seat(name, h.committed[s], split))
+        if not keys:
             nets = self._folded_pi_to_pot()
             self._finish(HandResult("sanhua", nets, None, 0, st.pot, None,
                                     splits=dict(h.splits), sanhua=dict(h.sanhua)))
             return
-        res = settle(seats, self.rules)
+        # the table is valid by construction: the settlement without settle()'s checks
+        res = settle_ranked(seats, keys)
         nets = [0] * n
         for name, net in res.nets.items():
             nets[int(name)] = net
@@ -1175,6 +1174,57 @@ class Game:
     @classmethod
     def from_json(cls, text: str) -> Game:
         return cls.from_dict(json.loads(text))
+
+
+def _normal(action: Action, amount: int | None = None, cards: tuple[str, ...] = ()
+            ) -> Action:
+    """``action`` with this amount and these cards (itself when it has them already)."""
+    if action.amount == amount and action.cards == cards:
+        return action
+    return Action(action.kind, action.seat, amount, cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _labelled_split(labels: tuple[str, ...], rules: Rules) -> tuple[Split, Key]:
+    """The split of four card labels (the first two one group) and its (头 rank, 尾 rank);
+    kept: play-outs settle the same splits again and again."""
+    k = [card_by_label(c).kind for c in labels]
+    split = Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), rules)
+    return split, split.key(rules)
+
+
+@lru_cache(maxsize=64)
+def _showdown_legal(seat: int, sanhua: bool) -> Legal:
+    """What ``seat`` may do at the showdown (``sanhua``: it holds a 三花 it may declare)."""
+    return Legal(seat, (Act.SPLIT, Act.SANHUA) if sanhua else (Act.SPLIT,))
+
+
+@lru_cache(maxsize=1 << 14)
+def _betting_legal(seat: int, bobo: int, committed: int, level: int, floor: int,
+                   opening: bool) -> Legal:
+    """What ``seat`` may do in a betting round (its 钵钵 and commitment, the level, the
+    raise floor, whether a bet now is a 发招); kept: play-outs ask it again and again."""
+    acts: list[Act] = []
+    call_to = min(level, bobo)
+    if committed < level:
+        acts.append(Act.CALL)
+    else:
+        acts.append(Act.CHECK)
+    min_raise = max(2 * level, floor)
+    can_raise = min_raise <= bobo
+    if can_raise:
+        acts.append(Act.RAISE)
+    tuo = 2 * level if floor <= 2 * level <= bobo else None
+    if tuo is not None:
+        acts.append(Act.TUO)
+    if bobo > level:
+        acts.append(Act.QIAO)
+    acts.append(Act.FOLD)
+    return Legal(
+        seat, tuple(acts), call_to=call_to, call_cost=max(0, call_to - committed),
+        min_raise=min_raise if can_raise else None, max_raise=bobo if can_raise else None,
+        tuo=tuo, qiao=bobo, opening=opening,
+    )
 
 
 def _shallow(obj: T) -> T:

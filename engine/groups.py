@@ -87,7 +87,11 @@ class Group:
 
     @classmethod
     def of(cls, a: Kind, b: Kind) -> Group:
-        return cls(a, b) if a.index <= b.index else cls(b, a)
+        """The group of two kinds in either order (one shared instance per group)."""
+        group = _GROUPS.get((a, b))
+        if group is None:  # not a group: the constructor says why
+            return cls(a, b) if a.index <= b.index else cls(b, a)
+        return group
 
     @classmethod
     def parse(cls, text: str) -> Group:
@@ -166,6 +170,8 @@ ALL_GROUPS: tuple[Group, ...] = tuple(
     for a, b in combinations_with_replacement(KINDS, 2)
     if a is not b or a.copies == 2
 )
+# Group.of's instances: play-outs build groups by the hundred thousand
+_GROUPS = {pair: g for g in ALL_GROUPS for pair in ((g.high, g.low), (g.low, g.high))}
 
 
 @cache

@@ -81,6 +81,12 @@ def splits(kinds: Sequence[Kind], rules: Rules) -> tuple[Split, Split, Split]:
     """The three ways to split four cards, in a fixed order: AB|CD, AC|BD, AD|BC."""
     if len(kinds) != 4:
         raise CardError(f"a hand has 4 cards, got {len(kinds)}")
+    return _splits(tuple(kinds), rules)
+
+
+@cache
+def _splits(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, Split, Split]:
+    """:func:`splits` of four kinds, kept: play-outs split the same hands again and again."""
     a, b, c, d = kinds
     return (
         Split.of(Group.of(a, b), Group.of(c, d), rules),

@@ -247,6 +247,7 @@ class _Worlds:
                        if label not in visible[s]]
         known = {label for s in hand.order for label in visible[s]}
         self.pool = [c for c in DECK if c.label not in known]
+        self.pool_labels = [c.label for c in self.pool]
         evidence: dict[int, Evidence] = {}
         g = first.copy()
         for a in past:
@@ -294,7 +295,8 @@ class _Worlds:
                     break
             drawn[like.seat, 0], drawn[like.seat, 1] = pair
             taken += (ka, kb)
-        rest = [c.label for c in self.pool if c.label not in drawn.values()]
+        used = set(drawn.values())
+        rest = [label for label in self.pool_labels if label not in used]
         rng.shuffle(rest)
         it = iter(rest)
         for s, i in self.unseen:
@@ -354,34 +356,59 @@ def _uniform(dice: int, key: int) -> float:
     return ((z ^ (z >> 31)) >> 11) / (1 << 53)
 
 
-def _play_out(g: Game, seat: int, dice: int, then: str = "strong") -> tuple[int, bool]:
-    """Play the hand to its end (the others by :func:`engine.bots.modelled`: the bots by
-    their policies, a human or the expert by the strong one; ``seat``'s later betting
-    decisions by continuation ``then``, its split by the strong bot's); ``seat``'s net,
-    and whether ``seat`` had another betting decision.  The k-th action of a seat in a
-    round is drawn with the uniform number of that slot of the world's ``dice``, so the
+def _play_out(g: Game, seat: int, dice: int, thens: Sequence[str]) -> list[int]:
+    """Play the hand to its end once per continuation in ``thens`` (the others by
+    :func:`engine.bots.modelled`: the bots by their policies, a human or the expert by
+    the strong one; ``seat``'s later betting decisions by the continuation, its split by
+    the strong bot's); ``seat``'s net after each.  The k-th action of a seat in a round
+    is drawn with the uniform number of that slot of the world's ``dice``, so the
     alternatives of a world meet the same random numbers where their lines meet the
-    same decisions (common random numbers that stay aligned)."""
-    acted = False
-    count: Counter[tuple[int, int]] = Counter()
-    while g.phase in (Phase.BETTING, Phase.SHOWDOWN):
-        actor = g.to_act
-        hand = g.hand
-        assert actor is not None and hand is not None
-        slot = (actor, hand.round)
-        key = (actor * 8 + hand.round) * 64 + count[slot]
-        count[slot] += 1
-        if g.phase is Phase.SHOWDOWN:
+    same decisions (common random numbers that stay aligned).  The lines agree until
+    ``seat``'s next betting decision: that part is played once, and the line forks
+    there (``g`` plays the first continuation)."""
+    count: dict[int, int] = {}  # actions so far per (seat, round) slot
+    if not _play(g, seat, dice, count, None):
+        return [_net(g, seat)] * len(thens)
+    forks = [(g.copy(), dict(count)) for _ in thens[1:]]
+    out = []
+    for then, (line, slots) in zip(thens, [(g, count), *forks], strict=True):
+        _play(line, seat, dice, slots, then)
+        out.append(_net(line, seat))
+    return out
+
+
+def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None) -> bool:
+    """Play on (:func:`_play_out`; ``count``: the actions so far per slot) to the end of
+    the hand, ``seat`` betting by continuation ``then``; or, when ``then`` is None,
+    until ``seat`` is to bet (True) or the hand ends (False)."""
+    state = g.state
+    while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
+        hand = state.hand
+        assert hand is not None
+        actor = hand.to_act
+        assert actor is not None
+        if state.phase is Phase.SHOWDOWN:
             options = policy(g, actor, modelled(g, actor))
         elif actor == seat:
-            acted = True
+            if then is None:
+                return True
             options = _continuation(g, seat, then)
         else:
             options = _betting(g, actor, modelled(g, actor))
-        g.apply(draw_at(options, _uniform(dice, key)))
+        slot = actor * 8 + hand.round
+        k = count.get(slot, 0)
+        count[slot] = k + 1
+        # the policies' actions are legal and normalised (taken from the legal sets):
+        # applied without verify, which would cost a tenth of the review
+        g._apply(draw_at(options, _uniform(dice, slot * 64 + k)))
+    return False
+
+
+def _net(g: Game, seat: int) -> int:
+    """``seat``'s net in the hand ``g`` just finished."""
     result = g.history[-1].result
     assert result is not None
-    return result.nets[seat], acted
+    return result.nets[seat]
 
 
 def wins_showdown(g: Game, seat: int) -> bool:
@@ -434,19 +461,14 @@ class _Sample:
             dice = rng.getrandbits(64)
             for j, thens in priced:
                 option = self.options[j]
-                same: float | None = None  # the net when the learner does not act again
-                for then in thens:
-                    column = self.values.setdefault((j, then), [])
-                    if option.kind is Act.FOLD:
-                        column.append(-self.committed)
-                    elif same is not None:
-                        column.append(same)
-                    else:
-                        trial = g.copy()
-                        trial.apply(option)
-                        net, acted = _play_out(trial, seat, dice, then)
-                        column.append(net)
-                        same = None if acted else net
+                if option.kind is Act.FOLD:
+                    nets = [-self.committed] * len(thens)
+                else:
+                    trial = g.copy()
+                    trial.apply(option)
+                    nets = _play_out(trial, seat, dice, thens)
+                for then, net in zip(thens, nets, strict=True):
+                    self.values.setdefault((j, then), []).append(net)
 
     def mean(self, key: tuple[int, str]) -> tuple[float, float, int]:
         """Option ``key``'s weighted mean, its standard error, and its number of worlds."""

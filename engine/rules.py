@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Literal
 
 
@@ -52,6 +53,18 @@ class Rules:
     def min_seats(self) -> int:
         return 2
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """The hash, computed once (play-outs look the rules up in their caches hundreds
+        of thousands of times), of values that hash alike in every process (a pickled
+        copy keeps it)."""
+        s = self.stakes
+        return hash((self.diwang, self.sanhua, self.max_seats, s.pi, s.opening,
+                     s.raise_floor, s.mango, s.first_bobo, s.later_bobo))
+
     def with_options(self, **options: object) -> Rules:
         """A copy with options changed; values are checked, unknown names raise."""
         known = {"diwang", "sanhua", "mango", "stakes", "max_seats"}
@@ -73,6 +86,15 @@ PRESETS: dict[str, Rules] = {
     "xuanjing": Rules(),
     "app": Rules(name="app", diwang=True, mango="escalating", max_seats=6),
 }
+
+
+_SHARED: dict[Rules, Rules] = {}
+
+
+def shared(rules: Rules) -> Rules:
+    """The one instance of these rules that every game uses (the first one asked for):
+    play-outs look the rules up in their caches, found at once by identity."""
+    return _SHARED.setdefault(rules, rules)
 
 
 def get_rules(name: str) -> Rules:

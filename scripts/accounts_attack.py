@@ -24,7 +24,6 @@ Exit status 1 when anything was got, 0 when nothing was.
 from __future__ import annotations
 
 import argparse
-import http.client
 import re
 import sys
 import time
@@ -35,47 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scripts.httpclient import Client
+
 PASSWORD = "victim-pass-27182"
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-class Agent:
-    """One client: plain HTTP (no redirects followed), its own cookies and address."""
-
-    def __init__(self, base: str, address: str) -> None:
-        parts = urllib.parse.urlsplit(base)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
-        self.address = address
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, form: dict[str, str] | None = None,
-                csrf: bool = True) -> tuple[int, str, dict[str, str]]:
-        if "csrftoken" not in self.cookies and form is not None and csrf:
-            self.request("GET", "/accounts/login/")
-        headers = {"Accept-Language": "zh-CN", "X-Forwarded-For": self.address,
-                   "Referer": f"http://{self.host}:{self.port}/"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            token = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", "")} if csrf else {}
-            body = urllib.parse.urlencode({**token, **form})
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                match = re.match(r"([^=;]+)=([^;]*)", value)
-                if name.lower() == "set-cookie" and match:
-                    if match[2] and "max-age=0" not in value.lower():
-                        self.cookies[match[1]] = match[2]
-                    else:
-                        self.cookies.pop(match[1], None)
-            return response.status, text, {k.lower(): v for k, v in response.getheaders()}
-        finally:
-            conn.close()
+def agent(base: str, address: str) -> Client:
+    """One client from ``address``: its own cookies, the CSRF cookie of the login page."""
+    return Client(base, address=address, first="/accounts/login/")
 
 
 class Report:
@@ -92,7 +59,7 @@ def _page(text: str, name: str) -> str:
     return TOKEN.sub("", text).replace(name, "NAME")
 
 
-def _login(agent: Agent, name: str, password: str, **extra: str) -> tuple[int, str, float]:
+def _login(agent: Client, name: str, password: str, **extra: str) -> tuple[int, str, float]:
     start = time.perf_counter()
     status, text, headers = agent.request("POST", "/accounts/login/",
                                           {"username": name, "password": password, **extra})
@@ -105,7 +72,7 @@ def enumeration(base: str, report: Report, tries: int) -> None:
     for i in range(tries):
         order = (("victim", "victim"), ("ghost", f"ghost{i}"))
         for kind, name in order if i % 2 == 0 else order[::-1]:
-            status, text, took = _login(Agent(base, f"10.1.{i}.{len(kind)}"), name, "wrong-pw")
+            status, text, took = _login(agent(base, f"10.1.{i}.{len(kind)}"), name, "wrong-pw")
             answers[kind].append((status, _page(text, name), took))
     statuses = {kind: {a[0] for a in rows} for kind, rows in answers.items()}
     pages = {kind: {a[1] for a in rows} for kind, rows in answers.items()}
@@ -121,7 +88,7 @@ def enumeration(base: str, report: Report, tries: int) -> None:
     for name in ("victim", "nobody-here"):
         form = {"username": name, "code": "aaaa-bbbb-cccc-dddd", "new_password1": "x" * 12,
                 "new_password2": "x" * 12}
-        status, text, _ = Agent(base, f"10.2.0.{len(name)}").request(
+        status, text, _ = agent(base, f"10.2.0.{len(name)}").request(
             "POST", "/accounts/recover/", form)
         recover.append((status, _page(text, name)))
     report.line("recovery, an existing name vs one that does not exist",
@@ -131,29 +98,29 @@ def enumeration(base: str, report: Report, tries: int) -> None:
 
 
 def brute_force(base: str, report: Report, password: str) -> None:
-    one = Agent(base, "10.3.0.1")
+    one = agent(base, "10.3.0.1")
     statuses = [_login(one, "victim", f"guess-{i}")[0] for i in range(15)]
     checked = statuses.count(200)
     report.line("15 guesses for the victim from one address",
                 f"{checked} checked, then {statuses.count(429)} refused with 429",
                 checked > 10 or 302 in statuses)
-    many = [_login(Agent(base, f"10.4.{i}.1"), "victim", f"guess-b{i}")[0] for i in range(10)]
+    many = [_login(agent(base, f"10.4.{i}.1"), "victim", f"guess-b{i}")[0] for i in range(10)]
     report.line("10 more guesses from 10 addresses", f"statuses {sorted(set(many))}",
                 200 in many or 302 in many)
-    status, text, _ = _login(Agent(base, "10.5.0.1"), "victim", password)
+    status, text, _ = _login(agent(base, "10.5.0.1"), "victim", password)
     report.line("the right password while the account is locked",
                 f"{status}{' (' + 'limit message' + ')' if '分钟后再试' in text else ''}",
                 status == 302)
-    spray = Agent(base, "10.6.0.1")
+    spray = agent(base, "10.6.0.1")
     codes = [_login(spray, f"name{i}", "123456")[0] for i in range(35)]
     report.line("35 names tried from one address (spraying)",
                 f"{codes.count(200)} checked, {codes.count(429)} refused",
                 codes.count(200) > 30)
 
 
-def cross_account(base: str, report: Report, victim: Agent, table: str) -> str:
+def cross_account(base: str, report: Report, victim: Client, table: str) -> str:
     """The cross-account tries; the victim's password at the end (it changes it)."""
-    attacker = Agent(base, "10.7.0.1")
+    attacker = agent(base, "10.7.0.1")
     status, text, _ = attacker.request("POST", "/accounts/signup/", {
         "username": "attacker", "password1": PASSWORD + "x", "password2": PASSWORD + "x"})
     assert status == 200 and "<code>" in text, text[:500]
@@ -169,7 +136,7 @@ def cross_account(base: str, report: Report, victim: Agent, table: str) -> str:
     report.line("the attacker's table list", "victim's table listed" if table in text else
                 "victim's table absent", table in text)
     for forged in ("user:1", "user:2", "user%3A1"):
-        forger = Agent(base, "10.8.0.1")
+        forger = agent(base, "10.8.0.1")
         forger.cookies["sessionid"] = forged
         status, text, _ = forger.request("GET", table)
         account = forger.request("GET", "/accounts/")[0]
@@ -180,7 +147,7 @@ def cross_account(base: str, report: Report, victim: Agent, table: str) -> str:
     status, _, _ = victim.request("POST", "/accounts/password/", {
         "old_password": PASSWORD, "new_password1": new, "new_password2": new})
     assert status == 302, status
-    thief = Agent(base, "10.9.0.1")
+    thief = agent(base, "10.9.0.1")
     thief.cookies = stolen
     status = thief.request("GET", "/accounts/")[0]
     report.line("the victim's session from before a password change (kept by a thief)",
@@ -189,21 +156,21 @@ def cross_account(base: str, report: Report, victim: Agent, table: str) -> str:
 
 
 def fixation_redirects_csrf(base: str, report: Report) -> None:
-    agent = Agent(base, "10.10.0.1")
-    agent.request("POST", "/night/", {"player1": "甲", "player2": "乙", "stakes": "1、3",
-                                      "bobo": "2000", "end": "23:00", "tz": "UTC"})
-    planted = agent.cookies.get("sessionid", "")
-    agent.request("POST", "/accounts/signup/", {"username": "fixed", "password1": PASSWORD,
-                                                "password2": PASSWORD})
-    after = agent.cookies.get("sessionid", "")
+    newcomer = agent(base, "10.10.0.1")
+    newcomer.request("POST", "/night/", {"player1": "甲", "player2": "乙", "stakes": "1、3",
+                                         "bobo": "2000", "end": "23:00", "tz": "UTC"})
+    planted = newcomer.cookies.get("sessionid", "")
+    newcomer.request("POST", "/accounts/signup/", {"username": "fixed",
+                                                   "password1": PASSWORD, "password2": PASSWORD})
+    after = newcomer.cookies.get("sessionid", "")
     report.line("a session key planted before sign-up", "rotated" if after != planted else
                 "KEPT", after == planted)
     for target in ("https://evil.example/", "//evil.example/", "/\\evil.example/",
                    "http:evil.example"):
-        status, location, _ = _login(Agent(base, "10.11.0.1"), "fixed", PASSWORD, next=target)
+        status, location, _ = _login(agent(base, "10.11.0.1"), "fixed", PASSWORD, next=target)
         report.line(f"login with next={target}", f"{status} to {location}",
                     "evil" in location)
-    bare = Agent(base, "10.12.0.1")
+    bare = agent(base, "10.12.0.1")
     for path in ("/accounts/login/", "/accounts/signup/", "/accounts/recover/"):
         status = bare.request("POST", path, {"username": "fixed", "password": PASSWORD,
                                              "password1": "a-Long-pass-1",
@@ -232,7 +199,7 @@ def _server() -> Iterator[str]:
 def attack(base: str, tries: int = 5) -> int:
     """Run every attack against ``base``; the number of things an attacker got."""
     report = Report()
-    victim = Agent(base, "10.0.0.1")
+    victim = agent(base, "10.0.0.1")
     status, text, headers = victim.request("POST", "/table/", {
         "bots": "2", "level": "simple", "stakes": "1、3", "mango": "fixed"})
     assert status == 303, text[:500]

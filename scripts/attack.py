@@ -23,68 +23,29 @@ lifts the limits to measure the queue alone.  Only 127.0.0.1 is contacted.
 from __future__ import annotations
 
 import argparse
-import http.client
 import multiprocessing
 import os
 import re
 import statistics
 import sys
 import time
-import urllib.parse
-from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from prodserver import Browser, first_link, production_server
+from scripts.httpclient import Client
+from scripts.prodserver import Browser, first_link, production_server
 
 ROLES = ("review", "retry", "expert")
 
 
-class Client:
-    """One visitor: keeps its cookies (session, CSRF), follows no redirects."""
+class Attacker(Client):
+    """One visitor at a practice table (follows no redirects); ``board`` is the board's
+    HTML as last seen."""
 
     def __init__(self, base: str) -> None:
-        self.host, port = urllib.parse.urlsplit(base).netloc.split(":")
-        self.port = int(port)
-        self.cookies: dict[str, str] = {}
-        self.statuses: Counter[int] = Counter()
-        self.times: list[float] = []  # milliseconds of each request
+        super().__init__(base, first="/table/")
         self.board = ""
-        self.request("GET", "/table/")
-
-    def request(self, method: str, path: str, data: dict[str, str | list[str]] | None = None,
-                htmx: bool = False, trigger: str = "") -> tuple[int, str, dict[str, str]]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        headers = {"Accept-Language": "zh-CN"}
-        if htmx:
-            headers["HX-Request"] = "true"
-        if trigger:
-            headers["HX-Trigger"] = trigger
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if data is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.cookies["csrftoken"],
-                                           **data}, doseq=True)
-        start = time.perf_counter()
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                match = re.match(r"([^=;]+)=([^;]*)", value)
-                if name.lower() == "set-cookie" and match:
-                    self.cookies[match[1]] = match[2]
-            self.statuses[response.status] += 1
-            self.times.append((time.perf_counter() - start) * 1000)
-            return response.status, text, {k.lower(): v for k, v in response.getheaders()}
-        except OSError:
-            self.statuses[-1] += 1
-            return -1, "", {}
-        finally:
-            conn.close()
 
     def open_table(self, level: str, bots: int) -> str:
         status, text, headers = self.request("POST", "/table/", {
@@ -146,10 +107,14 @@ class Client:
         return False
 
 
-def attack(role: str, base: str, until: float, out: multiprocessing.Queue[object]) -> None:
+# what one attacker got: its role, its statuses and counts, results shown, its p50 (ms)
+Outcome = tuple[str, list[tuple[int, int]], int, float]
+
+
+def attack(role: str, base: str, until: float, out: multiprocessing.Queue[Outcome]) -> None:
     """One attacking client (see the module doc): asks as fast as it is answered, reads
     results at the pages' polling pace."""
-    client = Client(base)
+    client = Attacker(base)
     computed = 0
     try:
         if role in ("review", "expert"):
@@ -190,7 +155,7 @@ def attack(role: str, base: str, until: float, out: multiprocessing.Queue[object
                 computed += client.poll(f"{retry}?amount={amount}", "coach-verdict", until)
     finally:
         out.put((role, sorted(client.statuses.items()), computed,
-                 statistics.median(client.times) if client.times else 0.0))
+                 statistics.median(client.times) * 1000 if client.times else 0.0))
 
 
 def timed_get(browser: Browser, path: str) -> float:
@@ -233,7 +198,7 @@ def main() -> int:
         paths = ["/", pair]
         measure(browser, paths, 3)  # warm up
         idle = measure(browser, paths, args.idle)
-        out: multiprocessing.Queue[object] = multiprocessing.Queue()
+        out: multiprocessing.Queue[Outcome] = multiprocessing.Queue()
         until = time.monotonic() + args.duration
         procs = [multiprocessing.Process(target=attack, args=(ROLES[i % 3], base, until, out))
                  for i in range(args.clients)]
@@ -256,7 +221,7 @@ def main() -> int:
               f"{p(busy[path], 50):>11.1f} {p(busy[path], 95):>11.1f} {ratio:>10.2f}")
     print("(milliseconds; idle and under attack: "
           f"{sum(map(len, idle.values()))} and {sum(map(len, busy.values()))} requests)")
-    for role, statuses, computed, median in sorted(results, key=str):  # type: ignore[misc]
+    for role, statuses, computed, median in sorted(results, key=str):
         print(f"  {role:<7} statuses {dict(statuses)}  results shown: {computed}  "
               f"its requests' p50 {median:.0f} ms")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")

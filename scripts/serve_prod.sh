@@ -36,8 +36,14 @@ cores="$(nproc 2>/dev/null || echo 1)"
 workers="${WEB_CONCURRENCY:-$((2 * cores + 1))}"
 bind="${BIND:-127.0.0.1:${PORT:-8000}}"
 
+# Several servers may start from one checkout at once (the concurrency tests run side by
+# side): one at a time writes the compiled catalogs and the static files.
+exec 9>.serve_prod.lock
+flock 9
 "$PY" scripts/compilemessages.py
 "$PY" manage.py collectstatic --noinput --verbosity 0
+flock -u 9
+exec 9>&-
 "$PY" manage.py migrate --noinput --verbosity 1
 unset DATABASE_CREATE  # the server itself never creates an empty SQLite database
 "$PY" manage.py clearsessions

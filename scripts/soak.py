@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import argparse
 import html.parser
-import http.cookiejar
+import http.client
 import os
 import random
 import statistics
@@ -33,20 +33,17 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from prodserver import production_server  # noqa: E402
+from scripts.httpclient import Client  # noqa: E402
+from scripts.prodserver import production_server  # noqa: E402
 
 
 # --------------------------------------------------------------------------- forms
@@ -112,61 +109,38 @@ class Stats:
                 self.errors.append(error)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # a 303 is an answer of its own (and measured on its own)
+class Visitor(Client):
+    """A visitor playing practice tables from its own address; every request is counted in
+    the shared ``stats``, and goes to the next of ``bases`` (soak_scale.py's two servers)."""
 
-
-class Visitor:
     BETTING_WEIGHTS: ClassVar[dict[str, int]] = {
         "call": 40, "check": 30, "raise": 12, "tuo": 6, "qiao": 2, "fold": 10}
 
     def __init__(self, bases: list[str], stats: Stats, rng: random.Random, address: str) -> None:
-        self.bases = bases  # requests alternate between these servers
+        super().__init__(bases[0], address=address)
+        self.bases = bases
         self.sent = 0
-        self.address = address  # the client's address, as a proxy in front would pass it
         self.stats = stats
         self.rng = rng
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
 
-    def _csrf(self) -> str:
-        return next((c.value for c in self.jar if c.name == "csrftoken"), "") or ""
-
-    def request(self, path: str, data: dict[str, Any] | None = None,
-                htmx: bool = False) -> tuple[int, str, dict[str, str]]:
-        headers = {"Accept-Language": "zh-CN", "X-Forwarded-For": self.address}
-        base = self.bases[self.sent % len(self.bases)]
+    def connect(self) -> http.client.HTTPConnection:
+        self.base = self.bases[self.sent % len(self.bases)]
         self.sent += 1
-        body = None
-        if data is not None:
-            headers["X-CSRFToken"] = self._csrf()
-            body = urllib.parse.urlencode(
-                {"csrfmiddlewaretoken": self._csrf(), **data}, doseq=True).encode()
-        if htmx:
-            headers["HX-Request"] = "true"
-        req = urllib.request.Request(base + path, data=body, headers=headers)
-        started = time.perf_counter()
-        try:
-            with self.opener.open(req, timeout=60) as response:
-                status, text = response.status, response.read().decode()
-                head = dict(response.headers.items())
-        except urllib.error.HTTPError as e:
-            status, text, head = e.code, e.read().decode(errors="replace"), dict(e.headers.items())
-        except OSError as e:
-            self.stats.record(time.perf_counter() - started, f"{path}: {e!r}", base)
-            return 0, "", {}
+        return super().connect()
+
+    def record(self, method: str, path: str, status: int, text: str, seconds: float) -> None:
+        super().record(method, path, status, text, seconds)
         error = None
-        if status >= 400:
-            error = f"{'POST' if data is not None else 'GET'} {path} -> {status}"
+        if status == -1:
+            error = f"{path}: {text}"
+        elif status >= 400:
+            error = f"{method} {path} -> {status}"
             if status < 500:
                 error += ": " + " ".join(text.split())[:300]
-        self.stats.record(time.perf_counter() - started, error, base)
-        return status, text, head
+        self.stats.record(seconds, error, self.base)
 
     def open_table(self) -> str | None:
-        status, _page, _ = self.request("/table/")
+        status, _page, _ = self.request("GET", "/table/")
         if status != 200:
             return None
         data = {"bots": str(self.rng.randint(1, 5)),
@@ -174,10 +148,10 @@ class Visitor:
                 "stakes": self.rng.choice(["1、3", "5、10", "5、20"]), "mango": "fixed"}
         if self.rng.random() < 0.5:
             data["sanhua"] = "on"
-        status, _, head = self.request("/table/", data)
+        status, _, head = self.request("POST", "/table/", data)
         if status != 303:
             return None
-        url = head.get("Location", "")
+        url = head.get("location", "")
         with self.stats.lock:
             self.stats.tables.append(url.strip("/").split("/")[-1])
         return url
@@ -217,13 +191,13 @@ class Visitor:
     def play(self, stop_at: float) -> None:
         url = self.open_table()
         while url and time.monotonic() < stop_at:
-            status, page, _ = self.request(url)
+            status, page, _ = self.request("GET", url)
             steps = 0
             while status == 200 and time.monotonic() < stop_at:
                 form = self.choose(forms(page))
                 if form is None:
                     break  # the session is over: open another table
-                status, page, _ = self.request(form.action, form.fields, htmx=True)
+                status, page, _ = self.request("POST", form.action, form.fields, htmx=True)
                 steps += 1
             if status != 200 or not steps:
                 url = self.open_table() if time.monotonic() < stop_at else None

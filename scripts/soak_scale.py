@@ -42,13 +42,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from prodserver import production_server  # noqa: E402
-from soak import Stats, Visitor, check_tables, client_address  # noqa: E402
 
 from engine import quiz as q  # noqa: E402
 from engine.rules import get_rules  # noqa: E402
+from scripts.prodserver import production_server  # noqa: E402
+from scripts.soak import Stats, Visitor, check_tables, client_address  # noqa: E402
 
 RULES = get_rules("xuanjing")
 PLAYERS = ["甲", "乙", "丙", "丁"]
@@ -99,20 +97,20 @@ class QuizTaker(Visitor):
         self.repeats = 0
 
     def session(self) -> str:
-        return next((c.value or "" for c in self.jar if c.name == "sessionid"), "")
+        return self.cookies.get("sessionid", "")
 
     def play(self, stop_at: float) -> None:
         while time.monotonic() < stop_at:
             slug = self.rng.choice(list(q.QUIZZES))
             seed, level = self.rng.randrange(100_000), self.rng.randint(1, 3)
-            status, page, _ = self.request(f"/quiz/{slug}/?seed={seed}&level={level}")
+            status, page, _ = self.request("GET", f"/quiz/{slug}/?seed={seed}&level={level}")
             token = re.search(r'name="token" value="([^"]+)"', page)
             if status != 200 or token is None:
                 return
             answer = q.solve(q.generate(slug, seed, level, RULES), RULES)
             for _again in range(2 if self.rng.random() < 0.2 else 1):
-                status, page, _ = self.request(f"/quiz/{slug}/", {"token": token[1], **answer},
-                                               htmx=True)
+                status, page, _ = self.request("POST", f"/quiz/{slug}/",
+                                               {"token": token[1], **answer}, htmx=True)
                 if status != 200:
                     return
                 if "不再计分" in page:
@@ -130,19 +128,19 @@ class Scorekeeper(Visitor):
         self.undone = 0
 
     def _after(self) -> int | None:
-        status, page, _ = self.request(f"/night/{self.token}/")
+        status, page, _ = self.request("GET", f"/night/{self.token}/")
         match = re.search(r'name="after" value="(\d+)"', page)
         return int(match[1]) if status == 200 and match else None
 
     def play(self, stop_at: float) -> None:
-        if self.request("/night/")[0] != 200:
+        if self.request("GET", "/night/")[0] != 200:
             return
         form = {f"player{i}": name for i, name in enumerate(PLAYERS, start=1)}
         form |= {"stakes": "1、3", "bobo": "2000", "end": "23:59", "tz": "UTC"}
-        status, _, head = self.request("/night/", form)
+        status, _, head = self.request("POST", "/night/", form)
         if status != 302:
             return
-        self.token = head.get("Location", "").rstrip("/").split("/")[-1]
+        self.token = head.get("location", "").rstrip("/").split("/")[-1]
         while time.monotonic() < stop_at:
             after = self._after()
             if after is None:
@@ -160,7 +158,7 @@ class Scorekeeper(Visitor):
                 data = {"do": "hand", "kind": "show", "pot_to": PLAYERS[winner],
                         f"net{winner}": amount, f"net{loser}": "-" + amount, "after": str(after)}
                 kind = "hand"
-            if self.request(f"/night/{self.token}/", data)[0] != 302:
+            if self.request("POST", f"/night/{self.token}/", data)[0] != 302:
                 return
             if kind:
                 self.entries.append((after + 1, kind))

@@ -37,8 +37,11 @@ db="chexuan_test_$suffix"
 password="$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')"
 
 cleanup() {
-    # pytest-django creates and drops test_<db> itself; drop ours (and any leftover).
-    as_postgres psql -q -p "$port" -c "DROP DATABASE IF EXISTS \"test_$db\"" >/dev/null 2>&1 || true
+    # pytest-django creates and drops test_<db> (test_<db>_gwN under pytest-xdist)
+    # itself; drop ours (and any leftover).
+    for test_db in "test_$db" "test_${db}_gw0" "test_${db}_gw1" "test_${db}_gw2" "test_${db}_gw3"; do
+        as_postgres psql -q -p "$port" -c "DROP DATABASE IF EXISTS \"$test_db\"" >/dev/null 2>&1 || true
+    done
     as_postgres psql -q -p "$port" -c "DROP DATABASE IF EXISTS \"$db\"" >/dev/null 2>&1 || true
     as_postgres psql -q -p "$port" -c "DROP ROLE IF EXISTS \"$role\"" >/dev/null 2>&1 || true
     if [ -n "$started" ]; then

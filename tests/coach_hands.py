@@ -162,13 +162,13 @@ def fixed_hands(per_session: int = 8) -> list[dict[str, Any]]:
         for data in practice_exports(levels, 40, seed, FIXED_WEIGHTS):
             if kept == per_session:
                 break
-            if _decides(data):
+            if decides(data):
                 out.append(data)
                 kept += 1
     return out
 
 
-def _decides(data: dict[str, Any]) -> bool:
+def decides(data: dict[str, Any]) -> bool:
     log = data["log"]
     deal = max(i for i, a in enumerate(log) if a["kind"] == "deal")
     return any(a.get("seat") == HUMAN and a["kind"] in ("call", "check", "raise", "fold",

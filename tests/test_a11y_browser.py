@@ -85,21 +85,35 @@ def _open_night(page: Any, live_server: Any) -> tuple[str, str]:
     return organiser, view
 
 
-def _page_urls(page: Any, live_server: Any) -> list[str]:
-    table = _open_table(page, live_server)
-    organiser, view = _open_night(page, live_server)
-    return [live_server.url + u for u in STATIC_PAGES] + [table, organiser, view]
+# Every page type, in a few parts (one test each) that pytest-xdist's workers share.
+PAGES = [*STATIC_PAGES, "table", "night"]
+PARTS = 4
+
+
+def _page_urls(page: Any, live_server: Any, part: int) -> list[str]:
+    """The URLs of one part of PAGES: the table mid-hand and the night's organiser and
+    read-only pages are made when the part holds them."""
+    urls = []
+    for name in PAGES[part::PARTS]:
+        if name == "table":
+            urls.append(_open_table(page, live_server))
+        elif name == "night":
+            urls += _open_night(page, live_server)
+        else:
+            urls.append(live_server.url + name)
+    return urls
 
 
 # --------------------------------------------------------------------------- axe
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_every_page_type_passes_axe(live_server: Any, browser_page: Any, axe: Any,
-                                    language: str) -> None:
+                                    language: str, part: int) -> None:
     page = browser_page
     if language == "en":
         _english(page, live_server)
     failures = []
-    for url in _page_urls(page, live_server):
+    for url in _page_urls(page, live_server, part):
         page.goto(url)
         try:
             axe(page)
@@ -205,7 +219,6 @@ def _tab_through(page: Any, url: str | None) -> list[str]:
     problems: list[str] = []
     if url is not None:
         page.goto(url)
-        page.wait_for_load_state("networkidle")
     url = str(page.url)
     expected = page.evaluate(FOCUSABLE)
     seen: list[str] = []
@@ -236,14 +249,15 @@ def _tab_through(page: Any, url: str | None) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_keyboard_reaches_everything_with_visible_focus(
-        live_server: Any, browser_page: Any, language: str) -> None:
+        live_server: Any, browser_page: Any, language: str, part: int) -> None:
     page = browser_page
     if language == "en":
         _english(page, live_server)
     problems: list[str] = []
-    for url in _page_urls(page, live_server):
+    for url in _page_urls(page, live_server, part):
         if language == "en" and "?" not in url and url.endswith(("/cards/", "/rules/")):
             continue  # long pages of links, the same in both languages
         problems += _tab_through(page, url)

@@ -20,7 +20,7 @@ GENEROUS = "login=1000/600,login-account=1000/600,signup=1000/600"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, int]]:
+def server() -> Iterator[str]:
     with server_on_test_database(RATE_LIMITS=GENEROUS) as address:
         yield address
 
@@ -36,7 +36,7 @@ def answer(device: Visitor, slug: str, seed: int) -> dict[str, str]:
     return {"token": token, **solved}
 
 
-def signed_up(server: tuple[str, int], name: str) -> Visitor:
+def signed_up(server: str, name: str) -> Visitor:
     device = Visitor(server)
     status, text, _ = device.request("POST", "/accounts/signup/", {
         "username": name, "password1": PASSWORD, "password2": PASSWORD})
@@ -44,7 +44,7 @@ def signed_up(server: tuple[str, int], name: str) -> Visitor:
     return device
 
 
-def logged_in(server: tuple[str, int], name: str) -> Visitor:
+def logged_in(server: str, name: str) -> Visitor:
     device = Visitor(server)
     status, text, _ = device.request("POST", "/accounts/login/",
                                      {"username": name, "password": PASSWORD})
@@ -52,7 +52,7 @@ def logged_in(server: tuple[str, int], name: str) -> Visitor:
     return device
 
 
-def test_answers_from_two_devices_at_once_all_count_once(server: tuple[str, int]) -> None:
+def test_answers_from_two_devices_at_once_all_count_once(server: str) -> None:
     laptop = signed_up(server, "two-devices")
     phone = logged_in(server, "two-devices")
     assert laptop.cookies["sessionid"] != phone.cookies["sessionid"]
@@ -80,7 +80,7 @@ def test_answers_from_two_devices_at_once_all_count_once(server: tuple[str, int]
     assert int(re.findall(r"<dd>(\d+)</dd>", due[0][0])[-1]) > 0  # cards in all
 
 def test_two_devices_logging_in_together_both_bring_their_progress(
-        server: tuple[str, int]) -> None:
+        server: str) -> None:
     signed_up(server, "merge-race")
     devices = [Visitor(server) for _ in range(4)]
     for i, device in enumerate(devices):  # each answers anonymously first

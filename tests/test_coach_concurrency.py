@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_night_concurrency import Client, at_once, server_on_test_database
+from tests.test_night_concurrency import Phone, at_once, server_on_test_database
 
 pytestmark = pytest.mark.concurrency
 
 
-class Learner(Client):
+class Learner(Phone):
     """A visitor with a session who plays the practice table: 瞧 / 休 at their first
     decision of a hand, 甩 at the next (no showdown to split; a fourth card is squeezed)."""
 
@@ -41,6 +41,7 @@ class Learner(Client):
             seq = re.search(r'data-seq="(\d+)"', page)
             assert seq, page[:2000]
             acts = re.findall(r'name="act" value="(\w+)"', page)
+            form: dict[str, str]
             if 'class="bot-step"' in page:
                 path, form = "bot", {}
             elif f'action="{url}squeeze"' in page:  # round 3: the fourth card to squeeze
@@ -65,7 +66,7 @@ def figures(page: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, int]]:
+def server() -> Iterator[str]:
     with server_on_test_database() as address:
         yield address
 
@@ -82,7 +83,7 @@ def until(learner: Learner, path: str, done: str) -> str:
     raise AssertionError(f"{path} never showed {done!r}")
 
 
-def test_parallel_asks_and_reads_of_a_review_agree(server: tuple[str, int]) -> None:
+def test_parallel_asks_and_reads_of_a_review_agree(server: str) -> None:
     learner = Learner(server)
     url = learner.open_table()
     coach = url.replace("/table/", "/coach/")
@@ -100,7 +101,7 @@ def test_parallel_asks_and_reads_of_a_review_agree(server: tuple[str, int]) -> N
         assert all(figures(text) == shown for _, text in results)
 
 
-def test_parallel_asks_for_an_own_raise_are_priced_once(server: tuple[str, int]) -> None:
+def test_parallel_asks_for_an_own_raise_are_priced_once(server: str) -> None:
     learner = Learner(server)
     url = learner.open_table()
     coach = url.replace("/table/", "/coach/")

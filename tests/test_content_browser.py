@@ -18,28 +18,29 @@ SECTIONS = [("/rules/", "deal"), ("/rules/", "play"), ("/rules/", "terms"), ("/r
             ("/rules/compare/", "diwang"), ("/splits/", "thumb")]
 
 
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_new_sections_on_phone_and_desktop(
-    live_server: Any, browser_page: Any, phone_page: Any, axe: Any
+    live_server: Any, browser_page: Any, phone_page: Any, axe: Any, size: str, language: str
 ) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for page, size in ((browser_page, "desktop"), (phone_page, "phone")):
-        for language in ("zh-hans", "en"):
-            page.context.add_cookies(
-                [{"name": "django_language", "value": language, "url": live_server.url}]
-            )
-            for path in dict.fromkeys(p for p, _ in SECTIONS):
-                page.goto(live_server.url + path)
-                width = page.evaluate("document.documentElement.scrollWidth")
-                assert width <= page.viewport_size["width"], f"{path} scrolls sideways"
-                axe(page)
-                if size == "phone" and path in ("/rules/", "/rules/app/"):
-                    # tables of prose stack into labelled rows instead of narrow columns
-                    tables = page.locator(".stack-table")
-                    assert tables.count() >= 1, path
-                    display = tables.first.locator("td").first.evaluate(
-                        "td => getComputedStyle(td).display")
-                    assert display in ("block", "flex"), path  # flex: a number
-                for anchor in (a for p, a in SECTIONS if p == path):
-                    slug = path.strip("/").replace("/", "-")
-                    name = f"content-{slug}-{anchor}-{language}-{size}.png"
-                    page.locator(f"#{anchor}").screenshot(path=str(ARTIFACTS / name))
+    page = browser_page if size == "desktop" else phone_page
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    for path in dict.fromkeys(p for p, _ in SECTIONS):
+        page.goto(live_server.url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], f"{path} scrolls sideways"
+        axe(page)
+        if size == "phone" and path in ("/rules/", "/rules/app/"):
+            # tables of prose stack into labelled rows instead of narrow columns
+            tables = page.locator(".stack-table")
+            assert tables.count() >= 1, path
+            display = tables.first.locator("td").first.evaluate(
+                "td => getComputedStyle(td).display")
+            assert display in ("block", "flex"), path  # flex: a number
+        for anchor in (a for p, a in SECTIONS if p == path):
+            slug = path.strip("/").replace("/", "-")
+            name = f"content-{slug}-{anchor}-{language}-{size}.png"
+            page.locator(f"#{anchor}").screenshot(path=str(ARTIFACTS / name))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.test_night_concurrency import (
-    Client,
+    Phone,
     server,  # noqa: F401  (the module's gunicorn)
     together,
 )
@@ -20,7 +20,7 @@ from tutorial import course
 pytestmark = pytest.mark.concurrency
 
 
-class Visitor(Client):
+class Visitor(Phone):
     """One browser: the CSRF cookie, then the session cookie of its first answer."""
 
     FIRST = "/course/hand/1/"

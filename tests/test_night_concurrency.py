@@ -14,19 +14,18 @@ new hand from two phones both succeeded.
 from __future__ import annotations
 
 import csv
-import http.client
 import io
 import os
 import re
 import threading
-import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from django.conf import settings
 
+from scripts.httpclient import Client
 from scripts.prodserver import production_server
 
 pytestmark = pytest.mark.concurrency
@@ -36,9 +35,9 @@ PLAYERS = ["甲", "乙", "丙", "丁"]
 
 
 @contextmanager
-def server_on_test_database(**env: str) -> Iterator[tuple[str, int]]:
-    """A production server (4 workers) on the tests' database: PostgreSQL when the run
-    uses it, else a throwaway SQLite file; ``env`` adds settings for it.
+def server_on_test_database(**env: str) -> Iterator[str]:
+    """A production server (4 workers) on the tests' database (its base URL): PostgreSQL
+    when the run uses it, else a throwaway SQLite file; ``env`` adds settings for it.
 
     The phones of these tests mostly send no session cookie (a night is reached by its
     token), and on PostgreSQL every server of the run counts in the same rate-limit rows:
@@ -51,20 +50,19 @@ def server_on_test_database(**env: str) -> Iterator[tuple[str, int]]:
     os.environ.update(env, RATE_LIMITS=limits)
     try:
         with production_server(workers=4) as base:
-            host, port = urllib.parse.urlsplit(base).netloc.split(":")
-            yield host, int(port)
+            yield base
     finally:
         os.environ.clear()
         os.environ.update(saved)
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, int]]:
+def server() -> Iterator[str]:
     with server_on_test_database() as address:
         yield address
 
 
-class Client:
+class Phone(Client):
     """One phone: plain HTTP requests (no redirects followed) that send back the cookies
     named in ``COOKIES`` (the CSRF cookie of its first page ``FIRST``; a subclass may keep
     its session too)."""
@@ -72,39 +70,10 @@ class Client:
     FIRST = "/night/"
     COOKIES: tuple[str, ...] = ("csrftoken",)
 
-    def __init__(self, server: tuple[str, int]) -> None:
-        self.server = server
-        self.cookies: dict[str, str] = {}
+    def __init__(self, server: str) -> None:
+        super().__init__(server, keep=self.COOKIES)
         status, _body, headers = self.request("GET", self.FIRST)
         assert status == 200 and "csrftoken" in self.cookies, headers
-
-    def connect(self) -> http.client.HTTPConnection:
-        conn = http.client.HTTPConnection(*self.server, timeout=60)
-        conn.connect()
-        return conn
-
-    def request(self, method: str, path: str, data: dict[str, str] | None = None,
-                conn: http.client.HTTPConnection | None = None) -> tuple[int, str, dict[str, str]]:
-        conn = conn or self.connect()
-        headers = {"Accept-Language": "zh-CN"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if data is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.cookies["csrftoken"],
-                                           **data})
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for name, value in response.getheaders():
-                match = re.match(r"([^=;]+)=([^;]*)", value)
-                if name.lower() == "set-cookie" and match and match[1] in self.COOKIES:
-                    self.cookies[match[1]] = match[2]
-            return response.status, text, {k.lower(): v for k, v in response.getheaders()}
-        finally:
-            conn.close()
 
     def create_night(self) -> tuple[str, str]:
         data = {f"player{i}": name for i, name in enumerate(PLAYERS, start=1)}
@@ -124,22 +93,18 @@ class Client:
         return int(match[1])
 
 
-def at_once(requests: list[tuple[Client, str, str, dict[str, str] | None]]
+def at_once(requests: Sequence[tuple[Phone, str, str, dict[str, str] | None]]
             ) -> list[tuple[int, str]]:
-    """Send every (client, method, path, form) at once: connections opened first, released
+    """Send every (phone, method, path, form) at once: connections opened first, released
     by a barrier.  (status, text) of each, status -1 when the connection failed."""
     barrier = threading.Barrier(len(requests))
     results: list[tuple[int, str]] = [(0, "")] * len(requests)
 
     def run(i: int) -> None:
-        client, method, path, form = requests[i]
-        conn = client.connect()
+        phone, method, path, form = requests[i]
+        conn = phone.connect()
         barrier.wait()
-        try:
-            status, text, _ = client.request(method, path, form, conn=conn)
-        except OSError as e:
-            status, text = -1, repr(e)
-        results[i] = (status, text)
+        results[i] = phone.request(method, path, form, conn=conn)[:2]
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(requests))]
     for t in threads:
@@ -149,7 +114,7 @@ def at_once(requests: list[tuple[Client, str, str, dict[str, str] | None]]
     return results
 
 
-def together(path: str, posts: list[tuple[Client, dict[str, str]]]) -> list[tuple[int, str]]:
+def together(path: str, posts: list[tuple[Phone, dict[str, str]]]) -> list[tuple[int, str]]:
     """POST every (phone, form) to ``path`` at once."""
     return at_once([(phone, "POST", path, form) for phone, form in posts])
 
@@ -162,7 +127,7 @@ def exactly_one(results: list[tuple[int, str]]) -> None:
             assert STALE in text
 
 
-def csv_rows(client: Client, view_token: str) -> list[list[str]]:
+def csv_rows(client: Phone, view_token: str) -> list[list[str]]:
     status, text, _ = client.request("GET", f"/night/v/{view_token}/csv")
     assert status == 200
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
@@ -174,7 +139,7 @@ def stacks(row: list[str]) -> list[int]:
 
 
 def test_identical_hands_posted_together_record_one(server: Any) -> None:
-    client = Client(server)
+    client = Phone(server)
     token, view = client.create_night()
     for round_ in range(3):
         after = str(client.last_seq(token))
@@ -193,7 +158,7 @@ def test_identical_hands_posted_together_record_one(server: Any) -> None:
 
 
 def test_twenty_parallel_rebuys_record_one(server: Any) -> None:
-    client = Client(server)
+    client = Phone(server)
     token, view = client.create_night()
     for _round in range(3):
         after = str(client.last_seq(token))
@@ -204,7 +169,7 @@ def test_twenty_parallel_rebuys_record_one(server: Any) -> None:
 
 
 def test_undo_and_a_new_hand_from_two_phones(server: Any) -> None:
-    organiser, second = Client(server), Client(server)
+    organiser, second = Phone(server), Phone(server)
     token, view = organiser.create_night()
     hand = {"do": "hand", "kind": "show", "pot_to": "甲", "net0": "10", "net1": "-10"}
     assert organiser.request("POST", f"/night/{token}/", {**hand, "after": "0"})[0] == 302

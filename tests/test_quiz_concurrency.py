@@ -12,13 +12,13 @@ import pytest
 
 from engine import quiz as q
 from engine.rules import get_rules
-from tests.test_night_concurrency import Client, server_on_test_database, together
+from tests.test_night_concurrency import Phone, server_on_test_database, together
 
 pytestmark = pytest.mark.concurrency
 RULES = get_rules("xuanjing")
 
 
-class Visitor(Client):
+class Visitor(Phone):
     """A phone that keeps its session cookie."""
 
     COOKIES = ("csrftoken", "sessionid")
@@ -31,12 +31,12 @@ class Visitor(Client):
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, int]]:
+def server() -> Iterator[str]:
     with server_on_test_database() as address:
         yield address
 
 
-def test_parallel_answers_to_one_question_count_once(server: tuple[str, int]) -> None:
+def test_parallel_answers_to_one_question_count_once(server: str) -> None:
     phone = Visitor(server)
     token, answer = phone.question("bigger", 1)
     assert phone.request("POST", "/quiz/bigger/", {"token": token, **answer})[0] == 200

@@ -13,8 +13,7 @@ from django.test import Client, RequestFactory
 
 from engine import quiz as q
 from engine.rules import get_rules
-from tests.test_night_concurrency import Client as Phone
-from tests.test_night_concurrency import server_on_test_database, together
+from tests.test_night_concurrency import Phone, server_on_test_database, together
 from tutorial.models_limits import RateCount
 from tutorial.models_night import Night
 from tutorial.models_quiz import QuizQuestion
@@ -122,7 +121,7 @@ def test_the_window_passes_and_old_counters_go(client: Client, low: Any,
 
 
 @pytest.fixture(scope="module")
-def limited_server() -> Iterator[tuple[str, int]]:
+def limited_server() -> Iterator[str]:
     # On PostgreSQL every production server of the run shares one database, and the other
     # concurrency tests create nights from this same address: a window length of its own
     # gives this server's counters window numbers nobody else uses.
@@ -131,7 +130,7 @@ def limited_server() -> Iterator[tuple[str, int]]:
 
 
 @pytest.mark.concurrency
-def test_parallel_requests_are_counted_atomically(limited_server: tuple[str, int]) -> None:
+def test_parallel_requests_are_counted_atomically(limited_server: str) -> None:
     phone = Phone(limited_server)
     results = together("/night/", [(phone, NIGHT)] * 20)
     statuses = sorted(status for status, _ in results)
