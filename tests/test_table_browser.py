@@ -65,6 +65,8 @@ def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = Tr
             raise_button.click()  # 发招 in rounds 2–3 so that the hand goes on
         elif page.locator("button[data-act=call]").count():
             page.click("button[data-act=call]")
+        elif page.locator("button[data-act=check]").count():
+            page.click("button[data-act=check]")  # too few chips left to 发招
         else:
             page.wait_for_timeout(400)  # the bots act, one per 0.7 s
             continue
@@ -123,6 +125,8 @@ def test_whole_hand_without_javascript(nojs_page: Any, live_server: Any,
         if page.locator("button[data-act=raise]").count() and \
                 page.locator("button[data-act=check]").count():
             page.click("button[data-act=raise]")
+        elif page.locator("button[data-act=check]").count():
+            page.click("button[data-act=check]")  # too few chips left to 发招
         else:
             page.click("button[data-act=call]")
     assert page.locator(".result").count() == 1
