@@ -225,6 +225,37 @@ def test_progress_page(client: Client) -> None:
     assert ReviewCard.objects.filter(item__startswith="name:").count() == 1
 
 
+def test_question_page_is_cached_with_each_visitor_s_own_tokens(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendered once; every answer carries a token signed with its own time and its own
+    CSRF token, and both are accepted."""
+    from tutorial.views import quiz as quiz_views
+
+    clock = Clock(monkeypatch)
+    calls: list[Any] = []
+    real = quiz_views.render
+    monkeypatch.setattr(quiz_views, "render",
+                        lambda *a, **k: calls.append(a) or real(*a, **k))
+    seen = []
+    for _ in range(3):
+        visitor = Client(enforce_csrf_checks=True)
+        html = visitor.get("/quiz/bigger/?seed=21&level=1").content.decode()
+        token = re.search(r'name="token" value="([^"]+)"', html)
+        csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        assert token and csrf and "\x00" not in html
+        assert Issued.from_token(token.group(1)).issued_at == clock.now
+        question = q.generate("bigger", 21, 1, RULES)
+        answered = visitor.post("/quiz/bigger/", {"token": token.group(1),
+                                                  "csrfmiddlewaretoken": csrf.group(1),
+                                                  **q.solve(question, RULES)})
+        assert answered.status_code == 200 and "答对了" in answered.content.decode()
+        seen.append((token.group(1), csrf.group(1)))
+        clock.advance(seconds=5)
+    assert len({t for t, _ in seen}) == 3 and len({c for _, c in seen}) == 3
+    assert len([c for c in calls if c[0].method == "GET"]) == 1
+    assert QuizQuestion.objects.count() == 3
+
+
 # --------------------------------------------------------------------------- FSRS
 
 

@@ -21,12 +21,15 @@ alone, and compresses every other page anew for each response).  Every response 
 through the middleware (CSP, security headers, ``Vary``).  HEAD is served from the GET entry.
 A learner logged in sees their name in the header: their pages bypass the cache (it holds
 only what a visitor not logged in sees).
+
+A view whose page is the same for every visitor but for a value signed anew for each answer
+(a quiz question and its token) calls :func:`cached_page` itself, with that value as a fill.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from hashlib import sha256
 
@@ -55,37 +58,59 @@ def _key(request: HttpRequest) -> str:
     return "page:" + sha256((raw + request.get_full_path()).encode()).hexdigest()
 
 
-def _cached(request: HttpRequest, view: View, *args: object, **kwargs: object) -> HttpResponse:
-    """The view's answer to a GET or HEAD from the cache, or rendered and stored."""
+def cached_page(request: HttpRequest, render: Callable[[], HttpResponse],
+                fills: Mapping[str, str] | None = None) -> HttpResponse:
+    """The page ``render`` gives, from the cache or rendered and stored.
+
+    ``fills`` maps placeholders that the rendered page holds (made by :func:`slot`, never
+    text of a page otherwise) to this answer's own values: a part that differs in
+    every answer (a freshly signed token) without making the rest of the page differ."""
+    fills = fills or {}
     if len(get_messages(request)) or _logged_in(request):
-        return view(request, *args, **kwargs)
+        return _filled(render(), fills)
     key = _key(request)
     hit = cache.get(key)
     if hit is None:
-        response = view(request, *args, **kwargs)
+        response = render()
         if response.status_code != 200 or response.streaming or response.cookies:
-            return response
+            return _filled(response, fills)
         content = response.content
         tokens = {match.group(1) for match in CSRF_FIELD.finditer(content)}
         for token in tokens:
             content = content.replace(token, TOKEN)
         # a page with a token is compressed for each answer (GZipMiddleware, against BREACH)
-        packed = compress_string(content) if not tokens and len(content) >= 200 else None
+        packed = compress_string(content) \
+            if not tokens and not fills and len(content) >= 200 else None
         headers = [(h, response[h]) for h in KEPT_HEADERS if h in response]
-        cache.set(key, (content, packed, headers), TIMEOUT)
-        return response
+        hit = (content, packed, headers)
+        cache.set(key, hit, TIMEOUT)
     content, packed, headers = hit
     if packed is not None and re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
         response = HttpResponse(packed)
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(content.replace(TOKEN, get_token(request).encode())
-                                if TOKEN in content else content)
+        if TOKEN in content:
+            content = content.replace(TOKEN, get_token(request).encode())
+        response = _filled(HttpResponse(content), fills)
     for name, value in headers:
         response[name] = value
     if packed is not None:
         patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+def _filled(response: HttpResponse, fills: Mapping[str, str]) -> HttpResponse:
+    if fills and not response.streaming:
+        content = response.content
+        for slot, value in fills.items():
+            content = content.replace(slot.encode(), value.encode())
+        response.content = content
+    return response
+
+
+def slot(name: str) -> str:
+    """A placeholder for ``fills`` of :func:`cached_page` (never text of a page)."""
+    return f"\x00{name}\x00"
 
 
 def _logged_in(request: HttpRequest) -> bool:
@@ -103,7 +128,7 @@ def visitor_independent(view: View) -> View:
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):
             return HttpResponseNotAllowed(["GET", "HEAD"])
-        return _cached(request, view, *args, **kwargs)
+        return cached_page(request, lambda: view(request, *args, **kwargs))
 
     return wrapper
 
@@ -116,7 +141,7 @@ def same_for_newcomers(view: View) -> View:
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if request.method in ("GET", "HEAD") \
                 and settings.SESSION_COOKIE_NAME not in request.COOKIES:
-            return _cached(request, view, *args, **kwargs)
+            return cached_page(request, lambda: view(request, *args, **kwargs))
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -48,13 +48,14 @@ from tutorial.models_quiz import (
     rate_items,
     record_progress,
 )
-from tutorial.pagecache import same_for_newcomers
+from tutorial.pagecache import cached_page, same_for_newcomers, slot
 from tutorial.ratelimit import rate_limited
 
 RULES: Rules = get_rules("xuanjing")
 SESSION_AGE = 365 * 24 * 3600  # a visitor's progress is kept for a year after the last answer
 TOKEN_SALT = "tutorial.quiz.question.v2"  # v1 tokens held a row id
 REPEAT_WINDOW = timedelta(days=1)
+QUESTION_TOKEN = slot("question-token")  # stands for the token in a cached question page
 
 
 def now() -> datetime:
@@ -283,16 +284,28 @@ def quiz(request: HttpRequest, slug: str) -> HttpResponse:
             raise q.QuizError("level", "bad level")
         if seed is None:  # give every question a shareable address
             return HttpResponseRedirect(_quiz_url(slug, _random_seed(), level))
-        question, token = _issue(slug, seed, level, None, False)
     except q.QuizError as e:
         if e.code == "seed" and request.GET.get("level", "1").strip() not in ("1", "2", "3"):
             e = q.QuizError("level", e.detail)
         return _problem(request, page, 400, _quiz_error_message(e.code))
+    # the page is the same for every visitor; only the token (signed with the time it is
+    # shown) and the CSRF token are each visitor's own
+    token = Issued(slug, seed, level, "", False, now()).token()
+    return cached_page(request, lambda: _question_page(request, page, seed, level),
+                       {QUESTION_TOKEN: token})
+
+
+def _question_page(request: HttpRequest, page: QuizPage, seed: int, level: int
+                   ) -> HttpResponse:
+    try:
+        question = q.generate(page.slug, seed, level, RULES, None)
+    except q.QuizError as e:
+        return _problem(request, page, 400, _quiz_error_message(e.code))
     except AdvisorError:
         return _problem(request, page, 503, _("分牌顾问的数据表还没有准备好，请稍后再试。"))
     context = _base_context(request, page, level)
-    context.update(question=question, token=token, seed=seed,
-                   share_url=request.build_absolute_uri(_quiz_url(slug, seed, level)))
+    context.update(question=question, token=QUESTION_TOKEN, seed=seed,
+                   share_url=request.build_absolute_uri(_quiz_url(page.slug, seed, level)))
     return _render(request, context)
 
 
