@@ -141,3 +141,30 @@ def test_calc_for_a_night_is_never_cached(client: Client, monkeypatch: pytest.Mo
     client.get("/calc/")
     client.get("/calc/")
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("url", ["/accounts/login/?next=/quiz/", "/accounts/signup/"])
+def test_account_forms_are_cached_for_newcomers_and_still_never_stored_by_browsers(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.contrib.auth.models import User
+    from django.template import loader
+
+    User.objects.create_user("learner", password="a long enough passphrase")
+    tokens = []
+    for visit in range(3):
+        if visit == 1:  # later newcomers are served from the cache: nothing is rendered
+            monkeypatch.setattr(loader, "get_template", None)
+        client = Client(enforce_csrf_checks=True)
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]
+        html = response.content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        assert token and "csrf-token" not in html
+        tokens.append(token.group(1))
+    monkeypatch.undo()
+    assert len(set(tokens)) == 3
+    if "login" in url:  # the cached form's token is the visitor's own: the login works
+        answer = client.post(url, {"csrfmiddlewaretoken": tokens[-1], "username": "learner",
+                                   "password": "a long enough passphrase"})
+        assert answer.status_code == 302 and answer["Location"] == "/quiz/"

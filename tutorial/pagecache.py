@@ -32,20 +32,23 @@ import re
 from collections.abc import Callable, Mapping
 from functools import wraps
 from hashlib import sha256
+from typing import TypeVar, cast
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.middleware.gzip import re_accepts_gzip
+from django.template.response import SimpleTemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
-View = Callable[..., HttpResponse]
-KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Vary")
+V = TypeVar("V", bound=Callable[..., HttpResponseBase])
+KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Vary", "Cache-Control", "Expires")
 TIMEOUT = 60 * 60
 CSRF_FIELD = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 TOKEN = b"\x00csrf-token\x00"  # never in a page: stands for the visitor's CSRF token
@@ -58,8 +61,8 @@ def _key(request: HttpRequest) -> str:
     return "page:" + sha256((raw + request.get_full_path()).encode()).hexdigest()
 
 
-def cached_page(request: HttpRequest, render: Callable[[], HttpResponse],
-                fills: Mapping[str, str] | None = None) -> HttpResponse:
+def cached_page(request: HttpRequest, render: Callable[[], HttpResponseBase],
+                fills: Mapping[str, str] | None = None) -> HttpResponseBase:
     """The page ``render`` gives, from the cache or rendered and stored.
 
     ``fills`` maps placeholders that the rendered page holds (made by :func:`slot`, never
@@ -72,7 +75,11 @@ def cached_page(request: HttpRequest, render: Callable[[], HttpResponse],
     hit = cache.get(key)
     if hit is None:
         response = render()
-        if response.status_code != 200 or response.streaming or response.cookies:
+        if isinstance(response, SimpleTemplateResponse):
+            response.render()  # a class-based view's answer is rendered late
+        # the CSRF cookie (set by a view's own csrf_protect) is set again for every answer
+        cookies = set(response.cookies) - {settings.CSRF_COOKIE_NAME}
+        if not isinstance(response, HttpResponse) or response.status_code != 200 or cookies:
             return _filled(response, fills)
         content = response.content
         tokens = {match.group(1) for match in CSRF_FIELD.finditer(content)}
@@ -99,8 +106,10 @@ def cached_page(request: HttpRequest, render: Callable[[], HttpResponse],
     return response
 
 
-def _filled(response: HttpResponse, fills: Mapping[str, str]) -> HttpResponse:
-    if fills and not response.streaming:
+def _filled(response: HttpResponseBase, fills: Mapping[str, str]) -> HttpResponseBase:
+    if fills and isinstance(response, HttpResponse):
+        if isinstance(response, SimpleTemplateResponse):
+            response.render()
         content = response.content
         for slot, value in fills.items():
             content = content.replace(slot.encode(), value.encode())
@@ -121,27 +130,27 @@ def _logged_in(request: HttpRequest) -> bool:
     return bool(request.user.is_authenticated)
 
 
-def visitor_independent(view: View) -> View:
+def visitor_independent(view: V) -> V:
     """Serve a GET or HEAD from the cache when possible; any other method is a 405."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if request.method not in ("GET", "HEAD"):
             return HttpResponseNotAllowed(["GET", "HEAD"])
         return cached_page(request, lambda: view(request, *args, **kwargs))
 
-    return wrapper
+    return cast(V, wrapper)
 
 
-def same_for_newcomers(view: View) -> View:
+def same_for_newcomers(view: V) -> V:
     """Serve a GET or HEAD from a visitor without a session from the cache; everything
     else (a visitor with a session, a POST) goes to the view."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if request.method in ("GET", "HEAD") \
                 and settings.SESSION_COOKIE_NAME not in request.COOKIES:
             return cached_page(request, lambda: view(request, *args, **kwargs))
         return view(request, *args, **kwargs)
 
-    return wrapper
+    return cast(V, wrapper)

@@ -29,17 +29,18 @@ import re
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
 from tutorial.models_limits import RateCount
 
-View = Callable[..., HttpResponse]
+V = TypeVar("V", bound=Callable[..., HttpResponseBase])
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -115,12 +116,12 @@ def too_many(request: HttpRequest, wait: int, cookies: bool = False) -> HttpResp
     return response
 
 
-def rate_limited(scope: str) -> Callable[[View], View]:
+def rate_limited(scope: str) -> Callable[[V], V]:
     """Limit a view's unsafe requests (POST …) per client in ``scope``."""
 
-    def decorate(view: View) -> View:
+    def decorate(view: V) -> V:
         @wraps(view)
-        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 client, now = client_address(request), time.time()
                 wait = hit(scope, client, now)
@@ -132,6 +133,6 @@ def rate_limited(scope: str) -> Callable[[View], View]:
                         return too_many(request, wait, cookies=True)
             return view(request, *args, **kwargs)
 
-        return limited
+        return cast(V, limited)
 
     return decorate

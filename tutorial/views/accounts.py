@@ -38,6 +38,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tutorial import accounts
 from tutorial.accounts_forms import PasswordCheckForm, RecoveryForm
 from tutorial.models_accounts import LoginSession
+from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import client_address, hit
 
 
@@ -103,6 +104,7 @@ class Logout(auth_views.LogoutView):
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@same_for_newcomers
 def signup(request: HttpRequest) -> HttpResponse:
     after = next_url(request, reverse("account"))
     if request.user.is_authenticated:
@@ -253,7 +255,8 @@ def delete(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", account, name="account"),
-    path("login/", require_http_methods(["GET", "HEAD", "POST"])(Login.as_view()), name="login"),
+    path("login/", require_http_methods(["GET", "HEAD", "POST"])(
+        same_for_newcomers(Login.as_view())), name="login"),
     path("logout/", require_POST(Logout.as_view()), name="logout"),
     path("signup/", signup, name="signup"),
     path("recover/", recover, name="recover"),

@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 from django.core import signing
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -272,7 +273,7 @@ def _parse_int(raw: str | None, default: int | None) -> int | None:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @rate_limited("write")
-def quiz(request: HttpRequest, slug: str) -> HttpResponse:
+def quiz(request: HttpRequest, slug: str) -> HttpResponseBase:
     page = _page(slug)
     if request.method == "POST":
         return _answer(request, page)
