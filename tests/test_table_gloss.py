@@ -76,3 +76,13 @@ def test_a_group_span_is_glossed_once_and_inside_brackets_without_new_ones() -> 
                    "tail (天九王) | (天红杠 tiān hóng gāng, Heaven red bar)"
                    "天红杠四点四点 (sì diǎn, Four points)")
     assert link_first_uses(html, english=False) == html
+
+
+def test_every_group_has_pinyin_and_an_english_gloss() -> None:
+    """The gloss an English page gives at a group's first use exists for every group (大鬼
+    with a 4, the one unnamed group of zero points, had none: 零点 was not translated)."""
+    from engine.groups import ALL_GROUPS
+
+    with translation.override("en"):
+        missing = [g.display_name() for g in ALL_GROUPS if not all(group_name(g))]
+    assert missing == []
