@@ -7,9 +7,11 @@ own cards, everybody's face-up cards, the bets so far, the 皮 and the pot), and
 distribution is a pure function of the seat's information, so the same situation
 with other hidden cards can be priced (how likely were the bets seen so far?).
 
-* ``simple`` looks only at the strength of its own cards: it bets (发招) and raises
-  good cards, calls middling ones and folds weak ones, with a little noise; it
-  splits with :func:`engine.hands.naive_split`.
+* ``simple`` looks only at the strength of its own cards and the price of a call: it
+  bets (发招) better than middling cards, calls when its cards beat a bar that rises
+  with the call's share of the pot, raises clearly better ones, and folds the rest,
+  with a little noise (never a stray 敲 or 甩); it splits with
+  :func:`engine.hands.naive_split`.
 * ``strong`` estimates its edge against each opponent still in from their face-up
   cards (every raise an opponent made counts against it), prices each action in
   chips — folding loses what it committed, calling plays the showdown at the new
@@ -58,8 +60,15 @@ OPEN_SHADE = 0.1
 CALLED_SHADE = 0.25
 CHECK_SHARE = 0.6
 TEMPERATURE = 0.05
-# simple bot: probability of its main action; the rest is spread over the others
-SIMPLE_MAIN = 0.88
+# simple bot (tuned against the probes, scripts/probes.py --bot simple): the strength it
+# bets with when nobody has bet; the strength a call needs, plus this much times the
+# call's share of the pot it would make; the margin over that for a raise; the
+# probability of an action other than its main one
+SIMPLE_BET = 0.1
+SIMPLE_CALL = -0.1
+SIMPLE_PRICE = 0.4
+SIMPLE_RAISE = 0.3
+SIMPLE_NOISE = 0.05
 
 
 @cache
@@ -359,22 +368,26 @@ def _simple(v: View, rules: Rules) -> Policy:
     options = _options(v)
     if _declarable(v, rules) and options[0].kind is Act.FOLD:
         options = options[1:]  # 三花: never fold (the call is free at worst)
-    facing = Act.CALL in v.legal
     raises = [a for a in options if a.kind in (Act.RAISE, Act.TUO, Act.QIAO)]
-    if s > 0.45 and raises and v.level < 3 * v.floor:
-        main = raises[0]
-    elif facing:
-        big = v.level >= 4 * v.floor
-        ok = s > (0.25 if big else -0.05 if v.round == 1 else 0.05)
-        main = options[1] if ok and options[0].kind is Act.FOLD else options[0]
-    elif v.round > 1 and s > 0.2 and raises:
-        main = raises[0]  # 发招 with good cards
+    if Act.CALL in v.legal:
+        # the dearer the call against what is in the middle, the stronger the hand it needs
+        cost = v.legal.call_cost
+        middle = v.committed + sum(o.committed for o in v.opponents) + v.pi
+        need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle)
+        if s > need + SIMPLE_RAISE and raises and v.level < 3 * v.floor:
+            main = raises[0]
+        else:
+            main = options[1] if s > need and options[0].kind is Act.FOLD else options[0]
+    elif s > SIMPLE_BET and raises:
+        main = raises[0]  # 发招 with better than middling cards
     else:
         main = options[0]
-    if len(options) == 1:
+    # a little noise, only among the calm options: never a stray 敲 or 甩
+    calm = [a for a in options if a is main or a.kind not in (Act.QIAO, Act.FOLD)]
+    if len(calm) == 1:
         return ((main, 1.0),)
-    rest = (1.0 - SIMPLE_MAIN) / (len(options) - 1)
-    return tuple((a, SIMPLE_MAIN if a == main else rest) for a in options)
+    rest = SIMPLE_NOISE / (len(calm) - 1)
+    return tuple((a, 1.0 - SIMPLE_NOISE if a is main else rest) for a in calm)
 
 
 def _ev(v: View, action: Action, edges: Sequence[float]) -> float:
