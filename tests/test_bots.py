@@ -114,3 +114,14 @@ def test_cli_simulate_endings_in_text_and_json() -> None:
     assert sum(data["endings"].values()) == 40 and set(data["endings"]) == set(ENDINGS)
     text = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert "休过河" in text.stdout and "比牌" in text.stdout
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6))
+def test_simple_noise_never_shoves_or_folds(seed: int) -> None:
+    """The simple bot's noise stays among 瞧 / 休 and the minimum bet: it 敲s or 甩s only
+    when that is its main action (the one with most weight)."""
+    for game, seat in decisions(["simple", "simple", "simple"], seed, 6):
+        options = policy(game, seat)
+        main = max(options, key=lambda o: o[1])[0]
+        assert all(a is main for a, _ in options if a.kind in (Act.QIAO, Act.FOLD))
