@@ -137,10 +137,6 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
 TASK_LEASE = int(os.environ.get("TASK_LEASE", "30"))
 TASK_RESULT_DAYS = int(os.environ.get("TASK_RESULT_DAYS", "7"))
 
-# The practice table's pause before each bot's move is shown (milliseconds, with htmx), so
-# that a learner can follow the bots one by one; the browser tests shorten it.
-BOT_STEP_DELAY_MS = 700
-
 SESSION_ENGINE = "tutorial.sessions"  # the database store; a key the server did not issue is None
 # Sessions exist only once a visitor does something (answers a quiz question, opens a table,
 # starts a night): reading never creates one.  Two weeks by default; a quiz answer extends

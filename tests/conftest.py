@@ -98,14 +98,6 @@ def _empty_page_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _quick_bots(request: pytest.FixtureRequest) -> None:
-    """Beside a live server, the table shows each bot's move after 100 ms instead of
-    700 ms (the pause is for a learner's eyes; the browser tests only wait for it)."""
-    if "live_server" in request.fixturenames:
-        request.getfixturevalue("settings").BOT_STEP_DELAY_MS = 100
-
-
-@pytest.fixture(autouse=True)
 def _task_worker(request: pytest.FixtureRequest) -> Iterator[None]:
     """Beside a live server, a task worker (the worker's own loop, in a thread on the
     test database) runs what its pages queue: reviews, prices, expert moves."""

@@ -68,7 +68,7 @@ def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = Tr
         elif page.locator("button[data-act=check]").count():
             page.click("button[data-act=check]")  # too few chips left to 发招
         else:
-            page.wait_for_timeout(200)  # the bots act, one per 0.1 s in tests
+            page.wait_for_timeout(400)  # the bots act, one per 0.7 s
             continue
         page.wait_for_timeout(300)
     pytest.fail("the hand did not finish")

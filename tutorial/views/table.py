@@ -14,7 +14,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -372,7 +371,6 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "phase": game.phase.value, "legal": legal, "my_turn": my_turn,
         "acts": [a.value for a in legal.acts],
         "bot_turn": bot is not None and not squeeze,
-        "bot_delay_ms": settings.BOT_STEP_DELAY_MS,
         # an expert's move asked of a worker: queued / running / failed (None: not asked)
         "thinking": (jobs.state(jobs.move_key(table.id, game.seq))
                      if bot is not None and table_store.heavy(game, bot) else None),
