@@ -70,13 +70,11 @@ def cached_page(request: HttpRequest, render: Callable[[], HttpResponseBase],
     every answer (a freshly signed token) without making the rest of the page differ."""
     fills = fills or {}
     if len(get_messages(request)) or _logged_in(request):
-        return _filled(render(), fills)
+        return _filled(_rendered(render), fills)
     key = _key(request)
     hit = cache.get(key)
     if hit is None:
-        response = render()
-        if isinstance(response, SimpleTemplateResponse):
-            response.render()  # a class-based view's answer is rendered late
+        response = _rendered(render)
         # the CSRF cookie (set by a view's own csrf_protect) is set again for every answer
         cookies = set(response.cookies) - {settings.CSRF_COOKIE_NAME}
         if not isinstance(response, HttpResponse) or response.status_code != 200 or cookies:
@@ -106,10 +104,16 @@ def cached_page(request: HttpRequest, render: Callable[[], HttpResponseBase],
     return response
 
 
+def _rendered(render: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+    """``render``'s answer with its content there (a class-based view's is rendered late)."""
+    response = render()
+    if isinstance(response, SimpleTemplateResponse):
+        response.render()
+    return response
+
+
 def _filled(response: HttpResponseBase, fills: Mapping[str, str]) -> HttpResponseBase:
     if fills and isinstance(response, HttpResponse):
-        if isinstance(response, SimpleTemplateResponse):
-            response.render()
         content = response.content
         for slot, value in fills.items():
             content = content.replace(slot.encode(), value.encode())

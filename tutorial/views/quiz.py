@@ -291,22 +291,22 @@ def quiz(request: HttpRequest, slug: str) -> HttpResponseBase:
         return _problem(request, page, 400, _quiz_error_message(e.code))
     # the page is the same for every visitor; only the token (signed with the time it is
     # shown) and the CSRF token are each visitor's own
-    token = Issued(slug, seed, level, "", False, now()).token()
-    return cached_page(request, lambda: _question_page(request, page, seed, level),
-                       {QUESTION_TOKEN: token})
+    issued = Issued(slug, seed, level, "", False, now())
+    return cached_page(request, lambda: _question_page(request, page, issued),
+                       {QUESTION_TOKEN: issued.token()})
 
 
-def _question_page(request: HttpRequest, page: QuizPage, seed: int, level: int
-                   ) -> HttpResponse:
+def _question_page(request: HttpRequest, page: QuizPage, issued: Issued) -> HttpResponse:
     try:
-        question = q.generate(page.slug, seed, level, RULES, None)
+        question = issued.question()
     except q.QuizError as e:
         return _problem(request, page, 400, _quiz_error_message(e.code))
     except AdvisorError:
         return _problem(request, page, 503, _("分牌顾问的数据表还没有准备好，请稍后再试。"))
-    context = _base_context(request, page, level)
-    context.update(question=question, token=QUESTION_TOKEN, seed=seed,
-                   share_url=request.build_absolute_uri(_quiz_url(page.slug, seed, level)))
+    context = _base_context(request, page, issued.level)
+    context.update(question=question, token=QUESTION_TOKEN, seed=issued.seed,
+                   share_url=request.build_absolute_uri(
+                       _quiz_url(page.slug, issued.seed, issued.level)))
     return _render(request, context)
 
 
