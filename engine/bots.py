@@ -10,10 +10,12 @@ with other hidden cards can be priced (how likely were the bets seen so far?).
 * ``simple`` looks only at the strength of its own cards and the price of a call: it
   bets (发招) better than middling cards, calls when its cards beat a bar that rises
   with the call's share of the pot, raises clearly better ones, and folds the rest,
-  with a little noise (never a stray 敲 or 甩); it splits with
-  :func:`engine.hands.naive_split`.
+  with a little noise (never a stray 敲 or 甩, nor a stray call of a 敲); facing a 敲
+  it calls when its edge over the hands that player 敲s with beats the pot odds; it
+  splits with :func:`engine.hands.naive_split`.
 * ``strong`` estimates its edge against each opponent still in from their face-up
-  cards (every raise an opponent made counts against it), prices each action in
+  cards (every raise an opponent made counts against it; against a 敲, its edge over
+  the hands that player 敲s with), prices each action in
   chips — folding loses what it committed, calling plays the showdown at the new
   level for the 皮 and the pot, a bet or raise wins the others' stakes when they fold
   and plays a showdown against stronger hands when they call — and picks actions
@@ -22,6 +24,13 @@ with other hidden cards can be priced (how likely were the bets seen so far?).
 
 Hand strength: ``s = P(win) − P(lose)`` of a four-card hand (naive split) against one
 random four-card hand; partial hands average over their completions.
+
+What a player 敲s with: every seat counts the hands it was dealt and those in which it
+敲ed (:class:`engine.game.SeatState`, public: everybody at the table sees it), and the
+bots take a 敲 to come from the best :func:`qiao_share` of hands of as many cards
+(:func:`edge_vs_top`): a player who 敲s every hand is called light, one who 敲s once
+in twenty is respected.  So no one line of 敲 (always, or with the best N %) beats
+them for long (``scripts/probes.py``).
 """
 
 from __future__ import annotations
@@ -37,12 +46,13 @@ from typing import NamedTuple
 
 from .cards import DECK, KINDS, Kind
 from .chance import draw
-from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, card_by_label
+from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, SeatState, card_by_label
 from .hands import Split, naive_split, sanhua, splits
 from .rules import Rules, shared
 
-__all__ = ["BOT_LEVELS", "Opponent", "Policy", "View", "bot_action", "choose_split",
-           "distribution", "modelled", "policy", "share_above", "strength", "view"]
+__all__ = ["BOT_LEVELS", "SHOVE_PRIOR", "Opponent", "Policy", "View", "bot_action",
+           "choose_split", "distribution", "edge_vs_top", "modelled", "policy", "qiao_share",
+           "share_above", "strength", "view"]
 
 Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
@@ -69,6 +79,10 @@ SIMPLE_CALL = -0.1
 SIMPLE_PRICE = 0.4
 SIMPLE_RAISE = 0.3
 SIMPLE_NOISE = 0.05
+# the share of their hands a player is taken to 敲 with before any hand, worth this
+# many hands (:func:`qiao_share`)
+SHOVE_PRIOR = 0.25
+SHOVE_WEIGHT = 4
 
 
 @cache
@@ -87,6 +101,12 @@ def _grid(rules: Rules) -> tuple[list[list[float]], list[list[float]], dict[Key,
         kinds = _sorted(DECK[i].kind for i in combo)
         k = _key(kinds, rules)
         counts[k] = counts.get(k, 0.0) + 1.0
+    return _prefix_sums(counts)
+
+
+def _prefix_sums(counts: dict[Key, float]
+                 ) -> tuple[list[list[float]], list[list[float]], dict[Key, float], float]:
+    """:func:`_grid`'s tables for any weights of (头, 尾) keys."""
     size = max(max(h for h, _ in counts), max(t for _, t in counts)) + 2
     le = [[0.0] * size for _ in range(size)]
     ge = [[0.0] * size for _ in range(size)]
@@ -257,6 +277,46 @@ def edge(own: tuple[Kind, ...], shown: tuple[Kind, ...], rules: Rules) -> float:
     return max(-1.0, min(1.0, strength(own, rules) - strength(shown, rules)))
 
 
+@cache
+def _completed(known: tuple[Kind, ...], rules: Rules) -> dict[Key, float]:
+    """The (头, 尾) keys of the four-card hands ``known`` (2–4 sorted kinds) completes
+    to, each with its share of the completions from the rest of the deck."""
+    counts: dict[Key, float] = {}
+    combos = list(combinations(_without(known), 4 - len(known)))
+    for more in combos:
+        k = _key(_sorted(known + more), rules)
+        counts[k] = counts.get(k, 0.0) + 1.0 / len(combos)
+    return counts
+
+
+@cache
+def _top_range(share: float, cards: int, rules: Rules
+               ) -> tuple[list[list[float]], list[list[float]], dict[Key, float], float]:
+    """:func:`_grid`'s tables for the four-card hands the best ``share`` of hands of
+    ``cards`` cards (:func:`share_above`, every physical hand alike) complete to."""
+    counts: dict[Key, float] = {}
+    for combo in combinations(range(len(DECK)), cards):
+        known = _sorted(DECK[i].kind for i in combo)
+        if share_above(known, rules) <= share + 1e-9:
+            for k, w in _completed(known, rules).items():
+                counts[k] = counts.get(k, 0.0) + w
+    return _prefix_sums(counts)
+
+
+@cache
+def edge_vs_top(own: tuple[Kind, ...], share: float, rules: Rules) -> float:
+    """P(win) − P(lose) at the showdown of the known cards ``own`` (sorted, 2–4)
+    against a player holding one of the best ``share`` of hands of as many cards, both
+    completed at random (their face-up cards and card removal left out)."""
+    le, ge, counts, total = _top_range(share, len(own), rules)
+    won = lost = 0.0
+    for (h, t), w in _completed(own, rules).items():
+        same = counts.get((h, t), 0.0)
+        won += w * (le[h][t] - same)
+        lost += w * (ge[h][t] - same)
+    return (won - lost) / total
+
+
 # ---------------------------------------------------------------------- the view
 class Opponent(NamedTuple):
     """An opponent still in, as another seat sees them (a named tuple: views are built
@@ -266,6 +326,7 @@ class Opponent(NamedTuple):
     raises: int  # 返 / 拖 / 敲 this hand
     committed: int
     bobo: int  # the most they can have in this hand
+    qiao_share: float  # the share of their hands they 敲 with (:func:`qiao_share`)
 
 
 @dataclass(frozen=True)
@@ -308,6 +369,15 @@ def _sorted_labels(labels: tuple[str, ...]) -> tuple[Kind, ...]:
 _BETS = ("raise", "tuo", "qiao")
 
 
+def qiao_share(seat: SeatState) -> float:
+    """The share of their hands a player 敲s with, as the others estimate it from the
+    hands they saw (:data:`SHOVE_PRIOR` before any hand, worth :data:`SHOVE_WEIGHT`
+    hands), to the nearest 5 % (at least 5 %)."""
+    share = ((seat.qiao_hands + SHOVE_PRIOR * SHOVE_WEIGHT)
+             / (seat.dealt_hands + SHOVE_WEIGHT))
+    return max(0.05, round(20 * share) / 20)
+
+
 def view(game: Game, seat: int) -> View:
     """What ``seat`` sees now (it must be the seat to act in a betting round)."""
     hand = game.hand
@@ -319,7 +389,7 @@ def view(game: Game, seat: int) -> View:
     own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
     opps = tuple(
         Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
-                 hand.committed[o], game.seats[o].bobo)
+                 hand.committed[o], game.seats[o].bobo, qiao_share(game.seats[o]))
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
@@ -369,11 +439,17 @@ def _simple(v: View, rules: Rules) -> Policy:
     if _declarable(v, rules) and options[0].kind is Act.FOLD:
         options = options[1:]  # 三花: never fold (the call is free at worst)
     raises = [a for a in options if a.kind in (Act.RAISE, Act.TUO, Act.QIAO)]
+    shares = [o.qiao_share for o in v.opponents if _shoved(o)]
     if Act.CALL in v.legal:
-        # the dearer the call against what is in the middle, the stronger the hand it needs
         cost = v.legal.call_cost
         middle = v.committed + sum(o.committed for o in v.opponents) + v.pi
-        need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle)
+        if shares:
+            # a 敲: its edge over what that player 敲s with, against the pot odds
+            s = edge_vs_top(v.own, min(shares), rules)
+            need = (cost - middle) / (cost + middle)
+        else:
+            # the dearer the call against what is in the middle, the stronger the hand
+            need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle)
         if s > need + SIMPLE_RAISE and raises and v.level < 3 * v.floor:
             main = raises[0]
         else:
@@ -382,9 +458,10 @@ def _simple(v: View, rules: Rules) -> Policy:
         main = raises[0]  # 发招 with better than middling cards
     else:
         main = options[0]
-    # a little noise, only among the calm options: never a stray 敲 or 甩
+    # a little noise, only among the calm options: never a stray 敲 or 甩, nor a stray
+    # call of a 敲
     calm = [a for a in options if a is main or a.kind not in (Act.QIAO, Act.FOLD)]
-    if len(calm) == 1:
+    if len(calm) == 1 or shares:
         return ((main, 1.0),)
     rest = SIMPLE_NOISE / (len(calm) - 1)
     return tuple((a, 1.0 - SIMPLE_NOISE if a is main else rest) for a in calm)
@@ -436,8 +513,22 @@ def _shade(v: View, o: Opponent) -> float:
             * math.log2(max(1.0, o.committed / others)))
 
 
+def _shoved(o: Opponent) -> bool:
+    """Whether ``o`` 敲ed (all in after a bet of their own)."""
+    return o.raises > 0 and o.committed >= o.bobo
+
+
+def _edge_against(v: View, o: Opponent, rules: Rules) -> float:
+    """Our edge against ``o``: against the best of the hands ``o`` 敲s with
+    (:func:`edge_vs_top`) when ``o`` 敲ed in round 1, else :func:`edge` lowered by
+    what ``o`` bet (:func:`_shade`)."""
+    if _shoved(o):
+        return edge_vs_top(v.own, o.qiao_share, rules)
+    return edge(v.own, o.shown, rules) - _shade(v, o)
+
+
 def _strong(v: View, rules: Rules) -> Policy:
-    edges = [edge(v.own, o.shown, rules) - _shade(v, o) for o in v.opponents]
+    edges = [_edge_against(v, o, rules) for o in v.opponents]
     options = _options(v)
     evs = [_ev(v, a, edges) for a in options]
     # 三花 may be declared at the showdown: nothing loses more than that

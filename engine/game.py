@@ -264,6 +264,10 @@ class SeatState:
     bobo: int = 0  # chips in front of the player (a hand's stake is not yet deducted)
     bought: int = 0  # chips bought in so far (net = bobo - bought)
     left: bool = False
+    # public history the bots read (engine.bots): hands the seat was dealt in, and
+    # those in which it 敲ed (counted as it 敲s)
+    dealt_hands: int = 0
+    qiao_hands: int = 0
 
     @property
     def net(self) -> int:
@@ -805,6 +809,7 @@ class Game:
         cards: list[list[str]] = [[] for _ in range(n)]
         for pos, seat in enumerate(order):
             cards[seat] = [deck[j * len(order) + pos].label for j in range(4)]
+            st.seats[seat].dealt_hands += 1
         # 芒果 before the deal
         mango_paid = [0] * n
         kind: Mango | None = None
@@ -948,6 +953,8 @@ class Game:
             h.committed[seat] = min(h.level, bobo)
         else:  # RAISE, TUO, QIAO
             assert a.amount is not None
+            if a.kind is Act.QIAO:
+                self.state.seats[seat].qiao_hands += 1
             new = a.amount
             h.committed[seat] = max(h.committed[seat], new)
             if new > h.level:

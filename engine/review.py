@@ -48,10 +48,10 @@ standard error, computed from the learner's information only:
 6. **Grade.**  The loss's 95 % interval (± :data:`Z` standard errors), in units of the
    opening 发招 (``rules.stakes.opening``), is compared with the bands below 0.5 好,
    below 2 不精确, below 6 失误, from 6 大错.  While it crosses a boundary the
-   evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`,
-   as long as the standard error shrinking as one over the root of the worlds could
-   still clear the boundary; if it still crosses one, the grade is 难分 (too close to
-   call) and the figures say why.
+   evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`
+   (never stopped early on a guess that more worlds could not clear it: such a guess
+   made the grade flip with the seed); if it still crosses one, the grade is 难分 (too
+   close to call) and the figures say why.
 7. **瞧 against 甩.**  Facing a bet, the evaluation worlds of 瞧 also give the share of
    worlds in which 瞧 ends the hand better than folding now, the mean gain there and
    the mean loss elsewhere, and the share it needs to break even (loss / (gain + loss)):
@@ -565,8 +565,7 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
                          random.Random(f"evaluate:{seed}:{better}"), wins=True)
         sample.grow(worlds, [(j, (then[j],)) for j in range(len(options))])
     loss, loss_se = sample.paired(keys[rival], keys[pick])
-    while band(loss, loss_se, opening) is None and _hopeful(loss, loss_se, sample.drawn,
-                                                            opening):
+    while band(loss, loss_se, opening) is None and sample.drawn < MAX_WORLDS:
         sample.grow(min(sample.drawn, MAX_WORLDS - sample.drawn),
                     [(rival, (then[rival],)), (pick, (then[pick],))])
         loss, loss_se = sample.paired(keys[rival], keys[pick])
@@ -597,15 +596,6 @@ def price_pair(game: Game, a: Action, b: Action, thens: tuple[str, str], worlds:
                      hand.committed[seat], random.Random(f"check:{seed}"))
     sample.grow(worlds, [(0, (thens[0],)), (1, (thens[1],))])
     return sample.paired((0, thens[0]), (1, thens[1]))
-
-
-def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int) -> bool:
-    """Whether :data:`MAX_WORLDS` worlds could clear the nearest boundary (the standard
-    error shrinking as one over the root of the worlds): else more worlds are wasted."""
-    if drawn >= MAX_WORLDS:
-        return False
-    edge = min(abs(loss - limit * opening) for limit, _ in GRADES[:-1])
-    return edge > Z * loss_stderr * math.sqrt(drawn / MAX_WORLDS)
 
 
 def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: int) -> int:

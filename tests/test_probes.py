@@ -3,17 +3,29 @@ bots lose to them (issue 20 §2): 三花 is never folded."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import policy, share_above, view
+from engine.bots import (
+    SHOVE_PRIOR,
+    _sorted,
+    edge_vs_top,
+    policy,
+    qiao_share,
+    share_above,
+    strength,
+    view,
+)
+from engine.cards import DECK, parse_kinds, physical
 from engine.game import Act, Action, Game
+from engine.hands import Outcome, compare, naive_split
 from engine.probes import PROBES, is_probe, probe_distribution
-from engine.rules import Rules
-from engine.simulate import parse_bots, simulate
+from engine.rules import Rules, shared
+from engine.simulate import act, parse_bots, play_hand, refill, simulate
 from tests.test_bots import decisions
 
 RAISES = (Act.RAISE, Act.TUO, Act.QIAO)
@@ -112,3 +124,77 @@ def test_sanhua_is_never_folded(level: str, bet: int | None) -> None:
         assert Act.CALL in game.legal_actions() if bet else Act.CHECK in game.legal_actions()
         assert folds(game) == 0
         assert sum(p for _, p in policy(game, 0)) == pytest.approx(1)
+
+
+def facing_a_qiao(qiao_hands: int, dealt_hands: int) -> Game:
+    """Heads-up round 1: seat 0 holds ♥Q ♥8 (better than most hands, worse than the
+    best few) and faces a 敲 by seat 1, who 敲ed in ``qiao_hands`` of the
+    ``dealt_hands`` hands it was dealt before."""
+    game = Game.new([("a", "strong"), ("b", "strong")], Rules(), 1, dealer=1)
+    game.seats[1].qiao_hands, game.seats[1].dealt_hands = qiao_hands, dealt_hands
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck(
+        {0: "RQ R8 B5 B7".split(), 1: "B10 B9 R10 B6".split()})))
+    game.apply(Action(Act.QIAO, 1))
+    assert game.to_act == 0
+    return game
+
+
+@pytest.mark.parametrize("level", ["strong", "simple"])
+def test_bots_call_the_qiao_of_a_loose_player_and_fold_to_a_tight_one(level: str) -> None:
+    """A 敲 is priced against the hands that player 敲s with (how often they 敲ed in
+    the hands seen): one who 敲ed every hand is called, one who never did is not; the
+    simple bot's noise never calls a 敲 by chance."""
+    def calls(game: Game) -> float:
+        return sum(p for a, p in policy(game, 0, level) if a.kind is Act.CALL)
+
+    assert calls(facing_a_qiao(40, 40)) > 0.9
+    assert calls(facing_a_qiao(0, 40)) < 0.1
+    if level == "simple":
+        assert all(p in (0.0, 1.0) for _, p in policy(facing_a_qiao(10, 40), 0, level))
+
+
+def test_qiao_share_counts_the_hands_dealt_and_the_qiao_and_survives_json() -> None:
+    rules = Rules()
+    rng = random.Random(3)
+    game = Game.new([("p", "always-qiao"), ("f", "fold-to-bet"), ("b", "strong")], rules, 3)
+    for _ in range(30):
+        refill(game)
+        play_hand(game, lambda g, seat: act(g, seat, rng))
+    shover, folder = game.seats[0], game.seats[1]
+    assert shover.dealt_hands == folder.dealt_hands == 30
+    assert shover.qiao_hands >= 27 and folder.qiao_hands == 0  # 敲 when it may
+    assert qiao_share(shover) >= 0.9 and qiao_share(folder) == 0.05
+    again = Game.from_json(game.to_json())
+    assert [qiao_share(s) for s in again.seats] == [qiao_share(s) for s in game.seats]
+    old = game.to_dict()  # a table stored before the counts existed
+    for seat in old["seats"]:
+        del seat["qiao_hands"], seat["dealt_hands"]
+    assert qiao_share(Game.from_dict(old).seats[0]) == SHOVE_PRIOR
+
+
+@pytest.mark.parametrize("share", [0.1, 0.25, 0.6])
+@pytest.mark.parametrize("own", ["RQ R8", "B5 B7", "RQ RQ", "R4 B6 R10"])
+def test_edge_against_the_best_hands_agrees_with_dealing_them(own: str, share: float) -> None:
+    """:func:`engine.bots.edge_vs_top` against deals: the other player's cards dealt
+    from the deck without ours, kept when among the best ``share`` of hands of as many
+    cards, both hands completed from what is left and compared by naive split (card
+    removal included, which the table leaves out: a few hundredths)."""
+    rules = shared(Rules())
+    mine = list(physical(parse_kinds(own.split())))
+    kinds = _sorted(c.kind for c in mine)
+    rng = random.Random(7)
+    rest = [c for c in DECK if c not in mine]
+    score = {Outcome.WIN: 1, Outcome.LOSE: -1, Outcome.PUSH: 0}
+    outcomes: list[int] = []
+    while len(outcomes) < 4000:
+        deck = rng.sample(rest, 8 - len(mine))
+        theirs, more = deck[:len(mine)], deck[len(mine):]
+        if share_above(_sorted(c.kind for c in theirs), rules) > share + 1e-9:
+            continue
+        ours = naive_split(_sorted(kinds + tuple(c.kind for c in more[:4 - len(mine)])),
+                           rules)
+        other = naive_split(_sorted(c.kind for c in theirs + more[4 - len(mine):]), rules)
+        outcomes.append(score[compare(ours, other, rules)])
+    sampled = sum(outcomes) / len(outcomes)
+    assert edge_vs_top(kinds, share, rules) == pytest.approx(sampled, abs=0.06)
+    assert edge_vs_top(kinds, 1.0, rules) == pytest.approx(strength(kinds, rules))
