@@ -38,6 +38,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -290,16 +291,25 @@ def _completed(known: tuple[Kind, ...], rules: Rules) -> dict[Key, float]:
 
 
 @cache
+def _hands_of(cards: int, rules: Rules) -> tuple[tuple[float, dict[Key, float], int], ...]:
+    """Every hand of ``cards`` cards by kinds: its :func:`share_above`, the keys it
+    completes to (:func:`_completed`) and how many physical hands it stands for."""
+    physical = Counter(_sorted(DECK[i].kind for i in combo)
+                       for combo in combinations(range(len(DECK)), cards))
+    return tuple((share_above(known, rules), _completed(known, rules), n)
+                 for known, n in physical.items())
+
+
+@cache
 def _top_range(share: float, cards: int, rules: Rules
                ) -> tuple[list[list[float]], list[list[float]], dict[Key, float], float]:
     """:func:`_grid`'s tables for the four-card hands the best ``share`` of hands of
     ``cards`` cards (:func:`share_above`, every physical hand alike) complete to."""
     counts: dict[Key, float] = {}
-    for combo in combinations(range(len(DECK)), cards):
-        known = _sorted(DECK[i].kind for i in combo)
-        if share_above(known, rules) <= share + 1e-9:
-            for k, w in _completed(known, rules).items():
-                counts[k] = counts.get(k, 0.0) + w
+    for above, completed, n in _hands_of(cards, rules):
+        if above <= share + 1e-9:
+            for k, w in completed.items():
+                counts[k] = counts.get(k, 0.0) + n * w
     return _prefix_sums(counts)
 
 
@@ -386,11 +396,13 @@ def view(game: Game, seat: int) -> View:
     for a in hand.actions:
         if a["kind"] in _BETS:
             raises[a["seat"]] += 1
-    own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
+    up = min(4, hand.round + 1)  # cards dealt to each seat still in (betting: no splits)
+    seats = game.seats
+    own = _sorted_labels(tuple(hand.cards[seat][:up]))
     opps = tuple(
-        Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
-                 hand.committed[o], game.seats[o].bobo, qiao_share(game.seats[o]))
-        for o in game.in_hand() if o != seat)
+        Opponent(_sorted_labels(tuple(hand.cards[o][2:up])), raises[o], hand.committed[o],
+                 seats[o].bobo, qiao_share(seats[o]))
+        for o in hand.order if not hand.folded[o] and o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
                 hand.level, pi, game.legal_actions(seat), game.rules.stakes.raise_floor,
@@ -637,3 +649,5 @@ def warm(rules: Rules) -> None:
                 strength((a, b), rules)
     for cards in (2, 3, 4):
         _strengths(cards, rules)
+        for twentieths in range(1, 21):  # every share qiao_share gives
+            _top_range(twentieths / 20, cards, rules)

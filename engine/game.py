@@ -891,6 +891,9 @@ class Game:
         if h is None or self.state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
             raise ValueError("no hand in progress")
         state = copy.deepcopy(replace(self.state, hand=None, history=[], log=[]))
+        for a in h.actions:  # the 敲 of this hand were counted as they came
+            if a["kind"] == Act.QIAO.value:
+                state.seats[a["seat"]].qiao_hands -= 1
         start = Game(state)
         start._open_hand(Hand(number=h.number, dealer=h.dealer, dangjia=h.dangjia,
                               order=list(h.order), cards=[list(c) for c in h.cards],

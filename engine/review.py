@@ -31,7 +31,7 @@ standard error, computed from the learner's information only:
    ``qiao`` (敲 at the next decision, whenever 敲 is legal, else 瞧 / 休) and ``call``
    (瞧 / 休 to the end, never 甩 nor 返) — the one with the highest mean on the
    *selection* worlds.  So 瞧 now and 敲 next (slow-playing 天对) is priced as that line.
-5. **Selection, then evaluation.**  On ``2 * worlds`` *selection* worlds every
+5. **Selection, then evaluation.**  On ``3 * worlds // 2`` *selection* worlds every
    alternative is priced with every continuation; each keeps its best continuation,
    and the *rival* is the best of the alternatives other than the learner's choice.
    Every alternative (with its continuation) is then priced on ``worlds`` *other*,
@@ -48,10 +48,10 @@ standard error, computed from the learner's information only:
 6. **Grade.**  The loss's 95 % interval (± :data:`Z` standard errors), in units of the
    opening 发招 (``rules.stakes.opening``), is compared with the bands below 0.5 好,
    below 2 不精确, below 6 失误, from 6 大错.  While it crosses a boundary the
-   evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`
-   (never stopped early on a guess that more worlds could not clear it: such a guess
-   made the grade flip with the seed); if it still crosses one, the grade is 难分 (too
-   close to call) and the figures say why.
+   evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`,
+   as long as the standard error shrinking as one over the root of the worlds could
+   still clear the boundary; if it still crosses one, the grade is 难分 (too close to
+   call) and the figures say why.
 7. **瞧 against 甩.**  Facing a bet, the evaluation worlds of 瞧 also give the share of
    worlds in which 瞧 ends the hand better than folding now, the mean gain there and
    the mean loss elsewhere, and the share it needs to break even (loss / (gain + loss)):
@@ -114,7 +114,7 @@ __all__ = [
     "wins_showdown",
 ]
 
-WORLDS = 100  # evaluation worlds (twice as many select); scripts/bench_review.py: the time
+WORLDS = 100  # evaluation worlds (half as many again select); scripts/bench_review.py
 MAX_WORLDS = 4 * WORLDS  # the evaluation grows (doubling) up to this many worlds
 Z = 1.96  # a 95 % interval: the estimate ± Z standard errors
 RESELECT = 1  # times a better option found on the evaluation worlds is priced afresh
@@ -542,7 +542,7 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     opening = game.rules.stakes.opening
     # selection: every option with every continuation
     select = _Sample(sampler, options, committed, random.Random(f"select:{seed}"))
-    select.grow(max(1, 2 * worlds), [(j, CONTINUATIONS) for j in range(len(options))])
+    select.grow(max(1, 3 * worlds // 2), [(j, CONTINUATIONS) for j in range(len(options))])
     if not select.weights:
         raise ReviewError("no world explains the bots' actions")
     then = [max(CONTINUATIONS, key=lambda c: select.mean((j, c))[0]) for j in
@@ -565,7 +565,8 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
                          random.Random(f"evaluate:{seed}:{better}"), wins=True)
         sample.grow(worlds, [(j, (then[j],)) for j in range(len(options))])
     loss, loss_se = sample.paired(keys[rival], keys[pick])
-    while band(loss, loss_se, opening) is None and sample.drawn < MAX_WORLDS:
+    while band(loss, loss_se, opening) is None and _hopeful(loss, loss_se, sample.drawn,
+                                                            opening):
         sample.grow(min(sample.drawn, MAX_WORLDS - sample.drawn),
                     [(rival, (then[rival],)), (pick, (then[pick],))])
         loss, loss_se = sample.paired(keys[rival], keys[pick])
@@ -596,6 +597,15 @@ def price_pair(game: Game, a: Action, b: Action, thens: tuple[str, str], worlds:
                      hand.committed[seat], random.Random(f"check:{seed}"))
     sample.grow(worlds, [(0, (thens[0],)), (1, (thens[1],))])
     return sample.paired((0, thens[0]), (1, thens[1]))
+
+
+def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int) -> bool:
+    """Whether :data:`MAX_WORLDS` worlds could clear the nearest boundary (the standard
+    error shrinking as one over the root of the worlds): else more worlds are wasted."""
+    if drawn >= MAX_WORLDS:
+        return False
+    edge = min(abs(loss - limit * opening) for limit, _ in GRADES[:-1])
+    return edge > Z * loss_stderr * math.sqrt(drawn / MAX_WORLDS)
 
 
 def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: int) -> int:
