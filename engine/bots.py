@@ -8,11 +8,13 @@ distribution is a pure function of the seat's information, so the same situation
 with other hidden cards can be priced (how likely were the bets seen so far?).
 
 * ``simple`` looks only at the strength of its own cards and the price of a call: it
-  bets (发招) better than middling cards, calls when its cards beat a bar that rises
-  with the call's share of the pot, raises clearly better ones, and folds the rest,
+  bets (发招) all but about its weakest third of hands, calls when its cards beat a
+  bar that rises with the call's share of the pot, raises clearly better ones, and
+  folds the rest,
   with a little noise (never a stray 敲 or 甩, nor a stray call of a 敲); facing a 敲
-  it calls when its edge over the hands that player 敲s with beats the pot odds; it
-  splits with :func:`engine.hands.naive_split`.
+  it calls when its edge over the hands that player 敲s with beats the pot odds by a
+  margin for each player still to answer; it splits with
+  :func:`engine.hands.naive_split`.
 * ``strong`` estimates its edge against each opponent still in from their face-up
   cards (every raise an opponent made counts against it; against a 敲, its edge over
   the hands that player 敲s with), prices each action in
@@ -74,12 +76,14 @@ TEMPERATURE = 0.05
 # simple bot (tuned against the probes, scripts/probes.py --bot simple): the strength it
 # bets with when nobody has bet; the strength a call needs, plus this much times the
 # call's share of the pot it would make; the margin over that for a raise; the
-# probability of an action other than its main one
-SIMPLE_BET = 0.1
+# probability of an action other than its main one; facing a 敲, the edge it needs
+# over the pot odds for each player still to answer it
+SIMPLE_BET = -0.1
 SIMPLE_CALL = -0.1
 SIMPLE_PRICE = 0.4
 SIMPLE_RAISE = 0.3
 SIMPLE_NOISE = 0.05
+SIMPLE_BEHIND = 0.05
 # the share of their hands a player is taken to 敲 with before any hand, worth this
 # many hands (:func:`qiao_share`)
 SHOVE_PRIOR = 0.25
@@ -456,9 +460,11 @@ def _simple(v: View, rules: Rules) -> Policy:
         cost = v.legal.call_cost
         middle = v.committed + sum(o.committed for o in v.opponents) + v.pi
         if shares:
-            # a 敲: its edge over what that player 敲s with, against the pot odds
+            # a 敲: its edge over what that player 敲s with, against the pot odds and a
+            # margin for each player still to answer it
             s = edge_vs_top(v.own, min(shares), rules)
-            need = (cost - middle) / (cost + middle)
+            behind = sum(1 for o in v.opponents if o.committed < min(v.level, o.bobo))
+            need = (cost - middle) / (cost + middle) + SIMPLE_BEHIND * behind
         else:
             # the dearer the call against what is in the middle, the stronger the hand
             need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle)
@@ -467,7 +473,7 @@ def _simple(v: View, rules: Rules) -> Policy:
         else:
             main = options[1] if s > need and options[0].kind is Act.FOLD else options[0]
     elif s > SIMPLE_BET and raises:
-        main = raises[0]  # 发招 with better than middling cards
+        main = raises[0]  # 发招 with all but about its weakest third of hands
     else:
         main = options[0]
     # a little noise, only among the calm options: never a stray 敲 or 甩, nor a stray
