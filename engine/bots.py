@@ -400,13 +400,11 @@ def view(game: Game, seat: int) -> View:
     for a in hand.actions:
         if a["kind"] in _BETS:
             raises[a["seat"]] += 1
-    up = min(4, hand.round + 1)  # cards dealt to each seat still in (betting: no splits)
-    seats = game.seats
-    own = _sorted_labels(tuple(hand.cards[seat][:up]))
+    own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
     opps = tuple(
-        Opponent(_sorted_labels(tuple(hand.cards[o][2:up])), raises[o], hand.committed[o],
-                 seats[o].bobo, qiao_share(seats[o]))
-        for o in hand.order if not hand.folded[o] and o != seat)
+        Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
+                 hand.committed[o], game.seats[o].bobo, qiao_share(game.seats[o]))
+        for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,
                 hand.level, pi, game.legal_actions(seat), game.rules.stakes.raise_floor,
@@ -463,7 +461,7 @@ def _simple(v: View, rules: Rules) -> Policy:
             # a 敲: its edge over what that player 敲s with, against the pot odds and a
             # margin for each player still to answer it
             s = edge_vs_top(v.own, min(shares), rules)
-            behind = sum(1 for o in v.opponents if o.committed < min(v.level, o.bobo))
+            behind = sum(1 for o in v.opponents if not _matched(o, v.level))
             need = (cost - middle) / (cost + middle) + SIMPLE_BEHIND * behind
         else:
             # the dearer the call against what is in the middle, the stronger the hand
@@ -502,7 +500,7 @@ def _ev(v: View, action: Action, edges: Sequence[float]) -> float:
 
     def answer(level: int) -> list[float]:
         """How often each opponent folds to ``level``: never once matched or all-in."""
-        return [0.0 if o.committed >= min(level, o.bobo)
+        return [0.0 if _matched(o, level)
                 else FOLD_SHARE * min(1.0, (level - o.committed) / max(1, level))
                 for o in opps]
 
@@ -531,6 +529,11 @@ def _shade(v: View, o: Opponent) -> float:
             * math.log2(max(1.0, o.committed / others)))
 
 
+def _matched(o: Opponent, level: int) -> bool:
+    """Whether ``o`` has put in ``level`` already (or everything they have)."""
+    return o.committed >= min(level, o.bobo)
+
+
 def _shoved(o: Opponent) -> bool:
     """Whether ``o`` 敲ed (all in after a bet of their own)."""
     return o.raises > 0 and o.committed >= o.bobo
@@ -538,8 +541,8 @@ def _shoved(o: Opponent) -> bool:
 
 def _edge_against(v: View, o: Opponent, rules: Rules) -> float:
     """Our edge against ``o``: against the best of the hands ``o`` 敲s with
-    (:func:`edge_vs_top`) when ``o`` 敲ed in round 1, else :func:`edge` lowered by
-    what ``o`` bet (:func:`_shade`)."""
+    (:func:`edge_vs_top`) when ``o`` 敲ed, else :func:`edge` lowered by what ``o`` bet
+    (:func:`_shade`)."""
     if _shoved(o):
         return edge_vs_top(v.own, o.qiao_share, rules)
     return edge(v.own, o.shown, rules) - _shade(v, o)
