@@ -76,14 +76,17 @@ TEMPERATURE = 0.05
 # simple bot (tuned against the probes, scripts/probes.py --bot simple): the strength it
 # bets with when nobody has bet; the strength a call needs, plus this much times the
 # call's share of the pot it would make; the margin over that for a raise; the
-# probability of an action other than its main one; facing a 敲, the edge it needs
-# over the pot odds for each player still to answer it
+# probability of an action other than its main one; the strength a call needs more for
+# each player still to answer the bet; facing a 敲, the edge it needs over the pot odds
+# for each player still to answer it and for each player who has called it
 SIMPLE_BET = -0.1
-SIMPLE_CALL = -0.1
+SIMPLE_CALL = -0.3
 SIMPLE_PRICE = 0.4
 SIMPLE_RAISE = 0.3
 SIMPLE_NOISE = 0.05
+SIMPLE_AHEAD = 0.2
 SIMPLE_BEHIND = 0.05
+SIMPLE_CALLED = 0.3
 # the share of their hands a player is taken to 敲 with before any hand, worth this
 # many hands (:func:`qiao_share`)
 SHOVE_PRIOR = 0.25
@@ -457,15 +460,18 @@ def _simple(v: View, rules: Rules) -> Policy:
     if Act.CALL in v.legal:
         cost = v.legal.call_cost
         middle = v.committed + sum(o.committed for o in v.opponents) + v.pi
+        behind = sum(1 for o in v.opponents if not _matched(o, v.level))
         if shares:
             # a 敲: its edge over what that player 敲s with, against the pot odds and a
-            # margin for each player still to answer it
+            # margin for each player still to answer it and each one who called it
             s = edge_vs_top(v.own, min(shares), rules)
-            behind = sum(1 for o in v.opponents if not _matched(o, v.level))
-            need = (cost - middle) / (cost + middle) + SIMPLE_BEHIND * behind
+            called = sum(1 for o in v.opponents if _matched(o, v.level) and not _shoved(o))
+            need = ((cost - middle) / (cost + middle) + SIMPLE_BEHIND * behind
+                    + SIMPLE_CALLED * called)
         else:
-            # the dearer the call against what is in the middle, the stronger the hand
-            need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle)
+            # the dearer the call against what is in the middle, the stronger the hand,
+            # and the more players still to answer the bet
+            need = SIMPLE_CALL + SIMPLE_PRICE * cost / (cost + middle) + SIMPLE_AHEAD * behind
         if s > need + SIMPLE_RAISE and raises and v.level < 3 * v.floor:
             main = raises[0]
         else:

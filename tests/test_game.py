@@ -595,7 +595,9 @@ def test_random_play_invariants(n: int, seed: int, choices: list[int]) -> None:
 
 
 def test_bots_play_legally_and_strong_beats_simple() -> None:
-    result = simulate(["strong", "simple"], 1500, seed=11)
+    # strong wins about +1 a hand heads-up (README); 8,000 hands from the first 钵钵
+    # put its mean above zero with room (±0.44)
+    result = simulate(["strong", "simple"], 8000, seed=11, fresh=True)
     strong, simple = result.bots
     assert strong.mean > 0 > simple.mean
     assert result.hands_per_second > 0  # the speed itself is printed by simulate, not tested

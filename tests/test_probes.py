@@ -20,7 +20,7 @@ from engine.bots import (
     strength,
     view,
 )
-from engine.cards import DECK, parse_kinds, physical
+from engine.cards import DECK, KINDS, parse_kinds, physical
 from engine.game import Act, Action, Game
 from engine.hands import Outcome, compare, naive_split
 from engine.probes import PROBES, is_probe, probe_distribution
@@ -198,3 +198,42 @@ def test_edge_against_the_best_hands_agrees_with_dealing_them(own: str, share: f
     sampled = sum(outcomes) / len(outcomes)
     assert edge_vs_top(kinds, share, rules) == pytest.approx(sampled, abs=0.06)
     assert edge_vs_top(kinds, 1.0, rules) == pytest.approx(strength(kinds, rules))
+
+
+def _plays(levels: int, dealer: int, own: str, then: list[Action]) -> bool:
+    """Whether the simple bot in seat 0 plays on (anything but 甩) with ``own`` after the
+    deal and the actions ``then``."""
+    names = [("a", "simple")] + [(f"b{i}", "strong") for i in range(levels - 1)]
+    game = Game.new(names, Rules(), 1, dealer=dealer)
+    game.seats[1].qiao_hands, game.seats[1].dealt_hands = 20, 40
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck({0: [*own.split(), "B5", "B7"]})))
+    for a in then:
+        game.apply(a)
+    assert game.to_act == 0
+    return max(policy(game, 0), key=lambda x: x[1])[0].kind is not Act.FOLD
+
+
+HANDS = [f"{a.code} {b.code}" for i, a in enumerate(KINDS) for b in KINDS[i:]
+         if (a is not b or a.copies == 2) and a.code not in ("B5", "B7")
+         and b.code not in ("B5", "B7")]
+
+
+def test_simple_calls_the_forced_opening_wider_with_nobody_behind() -> None:
+    """The forced 发招 says nothing of a hand: heads-up the simple bot plays on with
+    more hands than when two players are still to answer it (each raises its bar)."""
+    heads_up = {h for h in HANDS if _plays(2, 0, h, [])}
+    first_of_four = {h for h in HANDS if _plays(4, 2, h, [])}
+    assert first_of_four < heads_up
+    assert len(heads_up) > len(HANDS) / 2
+
+
+def test_simple_wants_more_edge_against_a_qiao_for_each_caller(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player who has called a 敲 holds a hand that beats the 敲's range: with one
+    caller the simple bot calls the 敲 with fewer hands than it would without that
+    margin."""
+    then = [Action(Act.QIAO, 1), Action(Act.CALL, 2)]
+    with_margin = {h for h in HANDS if _plays(3, 2, h, then)}
+    monkeypatch.setattr("engine.bots.SIMPLE_CALLED", 0.0)
+    without = {h for h in HANDS if _plays(3, 2, h, then)}
+    assert with_margin < without
