@@ -91,6 +91,7 @@ SIMPLE_CALLED = 0.3
 # many hands (:func:`qiao_share`)
 SHOVE_PRIOR = 0.25
 SHOVE_WEIGHT = 4
+SHOWN_WEIGHT = 4  # that estimate counts as this many 敲 hands shown at a showdown
 
 
 @cache
@@ -386,13 +387,25 @@ def _sorted_labels(labels: tuple[str, ...]) -> tuple[Kind, ...]:
 _BETS = ("raise", "tuo", "qiao")
 
 
-def qiao_share(seat: SeatState) -> float:
+def qiao_share(seat: SeatState, rules: Rules) -> float:
     """The share of their hands a player 敲s with, as the others estimate it from the
     hands they saw (:data:`SHOVE_PRIOR` before any hand, worth :data:`SHOVE_WEIGHT`
-    hands), to the nearest 5 % (at least 5 %)."""
+    hands), corrected by the 敲 hands a showdown showed: hands spread over the best
+    share ``r`` lie ``r / 2`` from the top on average, so each shown hand counts as
+    twice its :func:`share_above` (at the cards it held when it 敲ed), and the
+    estimate from the counts as :data:`SHOWN_WEIGHT` shown hands.  To the nearest 5 %
+    (at least 5 %, at most all)."""
     share = ((seat.qiao_hands + SHOVE_PRIOR * SHOVE_WEIGHT)
              / (seat.dealt_hands + SHOVE_WEIGHT))
-    return max(0.05, round(20 * share) / 20)
+    if seat.qiao_shown:
+        shown = sum(2 * _shown_share(cards, rules) for cards in seat.qiao_shown)
+        share = (share * SHOWN_WEIGHT + shown) / (SHOWN_WEIGHT + len(seat.qiao_shown))
+    return min(1.0, max(0.05, round(20 * share) / 20))
+
+
+@lru_cache(maxsize=1 << 12)
+def _shown_share(cards: tuple[str, ...], rules: Rules) -> float:
+    return share_above(_sorted_labels(cards), rules)
 
 
 def view(game: Game, seat: int) -> View:
@@ -406,7 +419,8 @@ def view(game: Game, seat: int) -> View:
     own = _sorted_labels(tuple(game.visible_cards(seat, seat)))
     opps = tuple(
         Opponent(_sorted_labels(tuple(game.visible_cards(o, seat))), raises[o],
-                 hand.committed[o], game.seats[o].bobo, qiao_share(game.seats[o]))
+                 hand.committed[o], game.seats[o].bobo,
+                 qiao_share(game.seats[o], game.rules))
         for o in game.in_hand() if o != seat)
     pi = sum(hand.committed[s] for s in hand.order if hand.folded[s]) + game.state.pot
     return View(seat, hand.round, own, opps, hand.committed[seat], game.seats[seat].bobo,

@@ -68,6 +68,7 @@ __all__ = [
 T = TypeVar("T")
 _BY_LABEL: dict[str, Card] = {c.label: c for c in DECK}
 MAX_REBUY = 1_000_000  # chips one re-buy may add
+QIAO_SHOWN = 12  # the latest 敲 hands shown at a showdown a seat's record keeps
 
 
 def card_by_label(label: str) -> Card:
@@ -264,10 +265,15 @@ class SeatState:
     bobo: int = 0  # chips in front of the player (a hand's stake is not yet deducted)
     bought: int = 0  # chips bought in so far (net = bobo - bought)
     left: bool = False
-    # public history the bots read (engine.bots): hands the seat was dealt in, and
-    # those in which it 敲ed (counted as it 敲s)
+    # public history the bots read (engine.bots): hands the seat was dealt in, those
+    # in which it 敲ed (counted as it 敲s), and the cards it held at its 敲 in the
+    # latest hands (at most QIAO_SHOWN) where a showdown showed them, oldest first
     dealt_hands: int = 0
     qiao_hands: int = 0
+    qiao_shown: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:  # JSON gives lists; copies share these tuples
+        self.qiao_shown = tuple(tuple(cards) for cards in self.qiao_shown)
 
     @property
     def net(self) -> int:
@@ -1138,6 +1144,12 @@ class Game:
         assert h is not None
         h.result = result
         h.to_act = None
+        if result.how in ("showdown", "sanhua"):  # every hand still in is shown
+            for a in h.actions:  # a 敲 is all in: at most one per seat and hand
+                if a["kind"] == Act.QIAO.value and not h.folded[a["seat"]]:
+                    seat = st.seats[a["seat"]]
+                    held = tuple(h.cards[a["seat"]][:a["round"] + 1])
+                    seat.qiao_shown = (*seat.qiao_shown, held)[-QIAO_SHOWN:]
         for i, net in enumerate(result.nets):
             st.seats[i].bobo += net
         st.history.append(h)

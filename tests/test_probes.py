@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.bots import (
     SHOVE_PRIOR,
     _sorted,
+    choose_split,
     edge_vs_top,
     policy,
     qiao_share,
@@ -21,7 +22,7 @@ from engine.bots import (
     view,
 )
 from engine.cards import DECK, KINDS, parse_kinds, physical
-from engine.game import Act, Action, Game
+from engine.game import QIAO_SHOWN, Act, Action, Game, SeatState
 from engine.hands import Outcome, compare, naive_split
 from engine.probes import PROBES, is_probe, probe_distribution
 from engine.rules import Rules, shared
@@ -163,13 +164,52 @@ def test_qiao_share_counts_the_hands_dealt_and_the_qiao_and_survives_json() -> N
     shover, folder = game.seats[0], game.seats[1]
     assert shover.dealt_hands == folder.dealt_hands == 30
     assert shover.qiao_hands >= 27 and folder.qiao_hands == 0  # 敲 when it may
-    assert qiao_share(shover) >= 0.9 and qiao_share(folder) == 0.05
+    assert qiao_share(shover, rules) >= 0.9 and qiao_share(folder, rules) == 0.05
+    # the 敲 hands a showdown showed: two cards when it 敲ed in round 1, and so on
+    assert 0 < len(shover.qiao_shown) <= QIAO_SHOWN and not folder.qiao_shown
+    assert all(len(cards) in (2, 3, 4) for cards in shover.qiao_shown)
     again = Game.from_json(game.to_json())
-    assert [qiao_share(s) for s in again.seats] == [qiao_share(s) for s in game.seats]
+    assert [s.qiao_shown for s in again.seats] == [s.qiao_shown for s in game.seats]
+    assert [qiao_share(s, rules) for s in again.seats] == [
+        qiao_share(s, rules) for s in game.seats]
     old = game.to_dict()  # a table stored before the counts existed
     for seat in old["seats"]:
-        del seat["qiao_hands"], seat["dealt_hands"]
-    assert qiao_share(Game.from_dict(old).seats[0]) == SHOVE_PRIOR
+        del seat["qiao_hands"], seat["dealt_hands"], seat["qiao_shown"]
+    assert qiao_share(Game.from_dict(old).seats[0], rules) == SHOVE_PRIOR
+
+
+def test_qiao_shown_at_a_showdown_corrects_the_share() -> None:
+    """A player who 敲s one hand in five but showed weak hands each time is taken to
+    敲 with far more than the best fifth; one who showed the very best, with less."""
+    rules = Rules()
+    bluffer = SeatState("x", "strong", 100, 100, dealt_hands=50, qiao_hands=10,
+                        qiao_shown=(("♣4", "JOKER"),) * 8)
+    nuts = SeatState("y", "strong", 100, 100, dealt_hands=50, qiao_hands=10,
+                     qiao_shown=(("♥Q", "♦Q"),) * 8)
+    plain = SeatState("z", "strong", 100, 100, dealt_hands=50, qiao_hands=10)
+    assert qiao_share(plain, rules) == 0.2
+    assert qiao_share(bluffer, rules) >= 0.6
+    assert qiao_share(nuts, rules) <= 0.1
+
+
+def test_a_qiao_is_recorded_when_a_showdown_shows_it() -> None:
+    """The cards held at the 敲 (two in round 1) join the record once a showdown shows
+    them; a 敲 everybody folded to records nothing."""
+    for answer in (Act.FOLD, Act.CALL):
+        game = Game.new([("a", "strong"), ("b", "strong")], Rules(), 1, dealer=1)
+        game.apply(Action(Act.DEAL, cards=game.stacked_deck(
+            {1: "RQ R8 B5 B7".split(), 0: "B10 B9 R10 B6".split()})))
+        shover = game.to_act
+        assert shover is not None
+        held = tuple(game.hand.cards[shover][:2])  # type: ignore[union-attr]
+        game.apply(Action(Act.QIAO, shover))
+        game.apply(Action(answer, game.to_act))
+        while game.hand is not None and game.hand.result is None:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(choose_split(game, seat, "strong"))
+        expected = (held,) if answer is Act.CALL else ()
+        assert game.seats[shover].qiao_shown == expected
 
 
 @pytest.mark.parametrize("share", [0.1, 0.25, 0.6])
