@@ -9,11 +9,11 @@ with other hidden cards can be priced (how likely were the bets seen so far?).
 
 * ``simple`` looks only at the strength of its own cards and the price of a call: it
   bets (发招) all but about its weakest third of hands, calls when its cards beat a
-  bar that rises with the call's share of the pot, raises clearly better ones, and
-  folds the rest,
+  bar that rises with the call's share of the pot and with each player still to
+  answer the bet, raises clearly better ones, and folds the rest,
   with a little noise (never a stray 敲 or 甩, nor a stray call of a 敲); facing a 敲
   it calls when its edge over the hands that player 敲s with beats the pot odds by a
-  margin for each player still to answer; it splits with
+  margin for each player still to answer and each one who called; it splits with
   :func:`engine.hands.naive_split`.
 * ``strong`` estimates its edge against each opponent still in from their face-up
   cards (every raise an opponent made counts against it; against a 敲, its edge over
@@ -28,11 +28,13 @@ Hand strength: ``s = P(win) − P(lose)`` of a four-card hand (naive split) agai
 random four-card hand; partial hands average over their completions.
 
 What a player 敲s with: every seat counts the hands it was dealt and those in which it
-敲ed (:class:`engine.game.SeatState`, public: everybody at the table sees it), and the
+敲ed, and keeps the cards of its latest 敲 hands a showdown showed
+(:class:`engine.game.SeatState`, public: everybody at the table sees it), and the
 bots take a 敲 to come from the best :func:`qiao_share` of hands of as many cards
-(:func:`edge_vs_top`): a player who 敲s every hand is called light, one who 敲s once
-in twenty is respected.  So no one line of 敲 (always, or with the best N %) beats
-them for long (``scripts/probes.py``).
+(:func:`edge_vs_top`): a player who 敲s every hand, or is caught 敲ing small ones, is
+called light; one who 敲s once in twenty and shows the best hands is respected.  So no
+one line of 敲 (always, or with the best N %) beats them for long
+(``scripts/probes.py``).
 """
 
 from __future__ import annotations
