@@ -400,14 +400,10 @@ def qiao_share(seat: SeatState, rules: Rules) -> float:
     share = ((seat.qiao_hands + SHOVE_PRIOR * SHOVE_WEIGHT)
              / (seat.dealt_hands + SHOVE_WEIGHT))
     if seat.qiao_shown:
-        shown = sum(2 * _shown_share(cards, rules) for cards in seat.qiao_shown)
+        shown = sum(2 * share_above(_sorted_labels(cards), rules)
+                    for cards in seat.qiao_shown)
         share = (share * SHOWN_WEIGHT + shown) / (SHOWN_WEIGHT + len(seat.qiao_shown))
     return min(1.0, max(0.05, round(20 * share) / 20))
-
-
-@lru_cache(maxsize=1 << 12)
-def _shown_share(cards: tuple[str, ...], rules: Rules) -> float:
-    return share_above(_sorted_labels(cards), rules)
 
 
 def view(game: Game, seat: int) -> View:
