@@ -63,14 +63,17 @@ Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
 
 # strong bot: how much one raise by an opponent lowers our edge against them; the
-# share of an opponent's hands that fold to a bet that doubles their stake; how much
+# share of an opponent's hands that fold to a bet that doubles their stake, heads-up
+# and when more players were dealt in (0.3 heads-up let the expert take the pots it
+# left; 0.5 at four seats let a `top-25` 敲 break even: README, Exploitability); how much
 # the hands that do call are stronger; the share of a showdown a 休 is worth in rounds
 # 2–3; the soft-max temperature in units of the level
 RAISE_SHADE = 0.12
 RAISE_CAP = 2  # raises beyond this many say nothing more
 SIZE_SHADE = 0.02  # per doubling of an opponent's stake over the largest other one,
 # per player dealt in beyond two
-FOLD_SHARE = 0.3
+FOLD_SHARE = 0.5
+FOLD_SHARE_MORE = 0.3
 OPEN_SHADE = 0.1
 CALLED_SHADE = 0.25
 CHECK_SHARE = 0.6
@@ -516,10 +519,12 @@ def _ev(v: View, action: Action, edges: Sequence[float]) -> float:
             p_best *= f + (1 - f) * (1 + x) / 2
         return ev + p_best * v.pi
 
+    fold_share = FOLD_SHARE if v.dealt == 2 else FOLD_SHARE_MORE
+
     def answer(level: int) -> list[float]:
         """How often each opponent folds to ``level``: never once matched or all-in."""
         return [0.0 if _matched(o, level)
-                else FOLD_SHARE * min(1.0, (level - o.committed) / max(1, level))
+                else fold_share * min(1.0, (level - o.committed) / max(1, level))
                 for o in opps]
 
     none = [0.0] * len(opps)
