@@ -7,10 +7,12 @@ and prints:
 * the share of decisions whose grade (好 / 不精确 / 失误 / 大错 / 难分) is the same under
   every seed, the share whose definite grades agree (one grade, or 难分, under every
   seed), how often each grade was given, and the decisions that moved;
-* the bias check: for every graded decision, the loss (the rival minus the choice)
-  the review reported minus the same two options (same continuations) priced again on
-  ``--check`` independent worlds (:func:`engine.review.price_pair`), averaged with its
-  standard error — an unbiased loss averages 0 within its error;
+* the bias check: for every graded decision under every seed, the loss (the rival
+  minus the choice) the review reported minus the same two options (same
+  continuations) priced again on ``--check`` independent worlds
+  (:func:`engine.review.price_pair`, a stream of its own for each seed, so that the
+  terms are independent and the standard error honest), averaged with its standard
+  error — an unbiased loss averages 0 within its error;
 * the CPU time of a review (p50 / p95 per hand).
 
 ``--old`` emulates the review before issue 20 for comparison: 100 worlds, one set, the
@@ -84,13 +86,13 @@ def old_review(data: dict[str, Any], seed: int) -> list[tuple[str, float, int, i
 
 
 def check(data: dict[str, Any], k: int, best: int, pick: int, thens: tuple[str, str],
-          worlds: int) -> tuple[float, float]:
-    """Decision ``k``'s options ``best`` minus ``pick`` on independent worlds."""
+          worlds: int, seed: int) -> tuple[float, float]:
+    """Decision ``k``'s options ``best`` minus ``pick`` on independent worlds (the
+    stream ``seed``)."""
     for j, (game, action, start) in enumerate(decisions(data["config"], data["log"], 0)):
         if j == k:
             options = alternatives(game, 0, action)
-            return price_pair(game, options[best], options[pick], thens, worlds, 1000 + k,
-                              start)
+            return price_pair(game, options[best], options[pick], thens, worlds, seed, start)
     raise LookupError(k)
 
 
@@ -106,7 +108,6 @@ def main() -> None:
     grades: dict[tuple[int, int], list[str]] = {}
     biases: list[float] = []
     times: list[float] = []
-    checked: dict[tuple[int, int, int, int], tuple[float, float]] = {}
     for h, data in enumerate(hands):
         for seed in range(1, args.seeds + 1):
             start = time.process_time()
@@ -123,10 +124,10 @@ def main() -> None:
                 grades.setdefault((h, k), []).append(word)
                 if best == pick:
                     continue
-                key = (h, k, best, pick)
-                if key not in checked:  # the same pair priced on independent worlds
-                    checked[key] = check(data, k, best, pick, then, args.check)
-                biases.append(loss - checked[key][0])
+                # the same pair priced on worlds of their own (for this seed too)
+                price, _ = check(data, k, best, pick, then, args.check,
+                                 (seed * 1000 + h) * 100 + k)
+                biases.append(loss - price)
         print(f"hand {h + 1}/{len(hands)}: " + "; ".join(
             " ".join(g) for (i, _k), g in grades.items() if i == h), file=sys.stderr,
             flush=True)
