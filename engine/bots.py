@@ -400,12 +400,18 @@ def qiao_share(seat: SeatState, rules: Rules) -> float:
     twice its :func:`share_above` (at the cards it held when it 敲ed), and the
     estimate from the counts as :data:`SHOWN_WEIGHT` shown hands.  To the nearest 5 %
     (at least 5 %, at most all)."""
-    share = ((seat.qiao_hands + SHOVE_PRIOR * SHOVE_WEIGHT)
-             / (seat.dealt_hands + SHOVE_WEIGHT))
-    if seat.qiao_shown:
-        shown = sum(2 * share_above(_sorted_labels(cards), rules)
-                    for cards in seat.qiao_shown)
-        share = (share * SHOWN_WEIGHT + shown) / (SHOWN_WEIGHT + len(seat.qiao_shown))
+    return _qiao_share(seat.qiao_hands, seat.dealt_hands, seat.qiao_shown, rules)
+
+
+@lru_cache(maxsize=1 << 12)
+def _qiao_share(qiao_hands: int, dealt_hands: int, qiao_shown: tuple[tuple[str, ...], ...],
+                rules: Rules) -> float:
+    """:func:`qiao_share` of a seat's record (kept: every view of a play-out asks it
+    for every opponent, and a record changes only at a 敲 or a hand's end)."""
+    share = (qiao_hands + SHOVE_PRIOR * SHOVE_WEIGHT) / (dealt_hands + SHOVE_WEIGHT)
+    if qiao_shown:
+        shown = sum(2 * share_above(_sorted_labels(cards), rules) for cards in qiao_shown)
+        share = (share * SHOWN_WEIGHT + shown) / (SHOWN_WEIGHT + len(qiao_shown))
     return min(1.0, max(0.05, round(20 * share) / 20))
 
 
