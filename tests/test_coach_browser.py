@@ -39,6 +39,7 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     page.goto(f"{live_server.url}/table/{tid}/history")
     page.get_by_role("link", name="复盘这一手").last.click()
     expect(page.locator("h1")).to_have_text("第 1 手复盘")
+    page.wait_for_load_state()  # htmx (deferred) set up: a click before is a plain one
     page.locator("#replay").get_by_role("link", name="下一步", exact=True).click()  # htmx
     expect(page.locator("#replay")).to_contain_text("第 1 /")
     page.locator("#replay").get_by_role("link", name="下一步", exact=True).click()
@@ -50,6 +51,7 @@ def test_review_and_retry(live_server: Any, browser_page: Any, table: tuple[str,
     screenshot(page, "coach-review-zh")
     first.get_by_role("link", name="再来一次").click()
     expect(page.locator("h1")).to_have_text("再来一次")
+    page.wait_for_load_state()
     page.locator(".coach-choices button").first.click()
     expect(page.locator("#answer .coach-verdict")).to_be_visible()
     expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/")  # swapped, not loaded

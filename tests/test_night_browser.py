@@ -150,6 +150,7 @@ def test_an_entry_over_the_rate_limit(live_server: Any, phone_page: Any,
     page.fill("#end", "23:30")
     page.get_by_role("button", name="开始记分").click()
     page.locator("#next-title").wait_for()
+    page.wait_for_load_state()  # htmx (deferred) set up before the click below
     url, history = page.url, page.evaluate("history.length")
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "write": (0, 60)}
     page.get_by_role("button", name="补钵钵").click()
