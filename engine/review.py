@@ -508,9 +508,11 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
 def band(loss: float, loss_stderr: float, opening: int) -> str | None:
     """The grade whose band holds the loss's whole 95 % interval (``loss`` ± ``Z``
     standard errors; bands in units of the opening 发招: below 0.5 好, below 2 不精确,
-    below 6 失误, from 6 大错), or None when the interval crosses a boundary."""
-    low, high = (loss - Z * loss_stderr) / max(1, opening), (loss + Z * loss_stderr) / max(
-        1, opening)
+    below 6 失误, from 6 大错), or None when the interval crosses a boundary.  The
+    interval's ends are rounded to 1e-9 openings first: a loss of exactly 6 openings
+    summed over weighted worlds may come out 5.999999999…, and must still be 大错."""
+    low, high = (round((loss + sign * Z * loss_stderr) / max(1, opening), 9)
+                 for sign in (-1, 1))
     floor = -math.inf
     for limit, word in GRADES:
         if floor <= low and high < limit:

@@ -47,6 +47,9 @@ def test_a_grade_needs_its_whole_interval_inside_one_band() -> None:
     assert band(3.0, 0.1, 3) == "不精确"
     assert band(9.0, 0.1, 3) == "失误"
     assert band(18.5, 0.1, 3) == "大错"
+    # a loss of exactly 6 openings is 大错 whatever the rounding of its weighted sum
+    assert band(18.0, 0.0, 3) == band(18.0 - 1e-12, 0.0, 3) == "大错"
+    assert band(1.5 - 1e-12, 0.0, 3) == "不精确"
     assert grade(10.0, 6.0, 3) == CLOSE  # noise is never called a mistake
 
 
