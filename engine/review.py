@@ -36,7 +36,9 @@ standard error, computed from the learner's information only:
    and the *rival* is the best of the alternatives other than the learner's choice.
    Every alternative (with its continuation) is then priced on ``worlds`` *other*,
    independent worlds (the evaluation): self-normalised importance sampling, the
-   weighted mean and its standard error ``sqrt(Σ w²(x − mean)²) / Σ w``.  If the
+   weighted mean and its standard error ``sqrt(Σ w²(x − mean)²) / Σ w`` (for a
+   difference that came out the same in every world, the rule of three's bound
+   instead of 0: :meth:`_Sample.paired`).  If the
    evaluation shows another alternative better than the rival by more than :data:`Z`
    paired standard errors,
    that one becomes the rival and is priced on fresh worlds (at most :data:`RESELECT`
@@ -475,12 +477,24 @@ class _Sample:
         xs = self.values[key]
         return (*_mean(self.weights[:len(xs)], xs), len(xs))
 
-    def paired(self, a: tuple[int, str], b: tuple[int, str]) -> tuple[float, float]:
+    def paired(self, a: tuple[int, str], b: tuple[int, str]) -> tuple[float, float, bool]:
         """The mean of option ``a`` minus option ``b`` over the worlds both were priced
-        on, and its standard error from the per-world differences."""
+        on, its standard error from the per-world differences, and whether every world
+        gave the same difference.  Then the sample's error is 0, though a world it
+        missed may differ: by the rule of three such worlds weigh less than ``3 / n`` (``n`` the
+        effective number of worlds) with 95 % confidence, and there the difference
+        may be off by as much as the largest net seen, so the error is that much
+        (``3 * largest / n``) over :data:`Z`: an error shrinking as ``1 / n``, not as
+        one over its root."""
         xa, xb = self.values[a], self.values[b]
         n = min(len(xa), len(xb))
-        return _mean(self.weights[:n], [x - y for x, y in zip(xa, xb, strict=False)])
+        weights = self.weights[:n]
+        mean, se = _mean(weights, [x - y for x, y in zip(xa, xb, strict=False)])
+        alike = se <= 1e-9 * (1 + abs(mean)) and a != b  # 0 but for the sum's rounding
+        if alike:
+            largest = max(abs(x) for x in (*xa[:n], *xb[:n]))
+            se = 3 * largest * sum(w * w for w in weights) / sum(weights) ** 2 / Z
+        return mean, se, alike
 
 
 def _mean(weights: Sequence[float], xs: Sequence[float]) -> tuple[float, float]:
@@ -566,12 +580,12 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
         sample = _Sample(sampler, options, committed,
                          random.Random(f"evaluate:{seed}:{better}"), wins=True)
         sample.grow(worlds, [(j, (then[j],)) for j in range(len(options))])
-    loss, loss_se = sample.paired(keys[rival], keys[pick])
+    loss, loss_se, alike = sample.paired(keys[rival], keys[pick])
     while band(loss, loss_se, opening) is None and _hopeful(loss, loss_se, sample.drawn,
-                                                            opening):
+                                                            opening, alike):
         sample.grow(min(sample.drawn, MAX_WORLDS - sample.drawn),
                     [(rival, (then[rival],)), (pick, (then[pick],))])
-        loss, loss_se = sample.paired(keys[rival], keys[pick])
+        loss, loss_se, alike = sample.paired(keys[rival], keys[pick])
     priced = tuple(Priced(a, -float(committed), 0.0, sample.mean(keys[j])[2], "")
                    if a.kind is Act.FOLD else Priced(a, *sample.mean(keys[j]), then[j])
                    for j, a in enumerate(options))
@@ -598,16 +612,20 @@ def price_pair(game: Game, a: Action, b: Action, thens: tuple[str, str], worlds:
     sample = _Sample(_Worlds(game, seat, *(start or _hand_start(game))), [a, b],
                      hand.committed[seat], random.Random(f"check:{seed}"))
     sample.grow(worlds, [(0, (thens[0],)), (1, (thens[1],))])
-    return sample.paired((0, thens[0]), (1, thens[1]))
+    return sample.paired((0, thens[0]), (1, thens[1]))[:2]
 
 
-def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int) -> bool:
+def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int, alike: bool
+             ) -> bool:
     """Whether :data:`MAX_WORLDS` worlds could clear the nearest boundary (the standard
-    error shrinking as one over the root of the worlds): else more worlds are wasted."""
+    error shrinking as one over the root of the worlds, or as one over the worlds when
+    every world gave the same difference: :meth:`_Sample.paired`): else more worlds
+    are wasted."""
     if drawn >= MAX_WORLDS:
         return False
     edge = min(abs(loss - limit * opening) for limit, _ in GRADES[:-1])
-    return edge > Z * loss_stderr * math.sqrt(drawn / MAX_WORLDS)
+    shrink = drawn / MAX_WORLDS
+    return edge > Z * loss_stderr * (shrink if alike else math.sqrt(shrink))
 
 
 def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: int) -> int:
@@ -615,7 +633,7 @@ def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: 
     ``Z`` standard errors of the paired difference on ``sample``'s worlds, the highest;
     else ``rival``."""
     def clearly(j: int) -> bool:
-        diff, se = sample.paired(keys[j], keys[rival])
+        diff, se, _ = sample.paired(keys[j], keys[rival])
         return diff > Z * se
 
     clear = [j for j in range(len(keys)) if j not in (rival, pick) and clearly(j)]

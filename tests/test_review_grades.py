@@ -53,6 +53,24 @@ def test_a_grade_needs_its_whole_interval_inside_one_band() -> None:
     assert grade(10.0, 6.0, 3) == CLOSE  # noise is never called a mistake
 
 
+def test_a_difference_alike_in_every_world_is_not_certain() -> None:
+    """No world of the sample differed: the rule of three's bound, not an error of 0
+    (it shrinks as one over the worlds)."""
+    from engine.review import _Sample
+
+    sample = _Sample.__new__(_Sample)
+    for n in (100, 400):
+        sample.weights = [1.0] * n
+        sample.values = {(0, "call"): [-20.0] * n, (1, "call"): [-2.0] * n}
+        loss, se, alike = sample.paired((1, "call"), (0, "call"))
+        assert alike and loss == 18.0
+        assert Z * se == pytest.approx(3 * 20.0 / n)  # 20: the largest net seen
+    assert band(18.0, 0.6 / Z, 3) is None  # 6 openings ± 0.2: too close to call
+    sample.values[(1, "call")][0] = -3.0  # one world differs: the sample's own error
+    assert sample.paired((1, "call"), (0, "call"))[2] is False
+    assert sample.paired((0, "call"), (0, "call"))[1:] == (0.0, False)  # itself
+
+
 def test_every_grade_clears_its_band_or_is_too_close() -> None:
     opening = Game.new([("a", None), ("b", None)]).rules.stakes.opening
     for _data, ds in reviewed():
