@@ -493,8 +493,13 @@ class _Sample:
         alike = se <= 1e-9 * (1 + abs(mean)) and a != b  # 0 but for the sum's rounding
         if alike:
             largest = max(abs(x) for x in (*xa[:n], *xb[:n]))
-            se = 3 * largest * sum(w * w for w in weights) / sum(weights) ** 2 / Z
+            se = 3 * largest / _effective(weights) / Z
         return mean, se, alike
+
+
+def _effective(weights: Sequence[float]) -> float:
+    """The effective number of worlds of importance weights: ``(Σw)² / Σw²``."""
+    return sum(weights) ** 2 / sum(w * w for w in weights)
 
 
 def _mean(weights: Sequence[float], xs: Sequence[float]) -> tuple[float, float]:
@@ -592,7 +597,7 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     weights = sample.weights
     assert sample.wins is not None
     win, win_se = _mean(weights, sample.wins)
-    effective = sum(weights) ** 2 / sum(w * w for w in weights)
+    effective = _effective(weights)
     call = next((j for j, a in enumerate(options) if a.kind is Act.CALL), None)
     verdict = grade(loss, loss_se, opening) if settled else CLOSE
     return Decision(hand.round, pick, priced, rival if loss > 0 else pick, rival, loss,
