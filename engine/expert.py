@@ -29,7 +29,7 @@ import random
 
 from .bots import Policy, distribution, view
 from .game import Act, Action, Game
-from .review import alternatives, play_values
+from .review import alternatives, play_values, weighted_mean
 from .showdown import Opponent, Situation, price
 
 __all__ = ["CAUTION", "CUT", "SPLIT_SAMPLES", "TEMPERATURE", "WORLDS", "expert_policy",
@@ -54,25 +54,18 @@ def prices(game: Game, seat: int, worlds: int | None = None) -> list[tuple[Actio
     options = [a for a in alternatives(game, seat)
                if not (a.kind is Act.FOLD and Act.CHECK in legal)]
     weights, values = play_values(game, seat, options, worlds or WORLDS, _rng(game, "bet"))
-    total = sum(weights)
-    if not total:
+    if not sum(weights):
         return []
-
-    def mean(xs: list[float]) -> float:
-        return sum(w * x for w, x in zip(weights, xs, strict=True)) / total
-
     # 瞧 / 休 is the baseline; each bet is its price minus CAUTION standard errors of
     # its paired difference from the baseline (a noisy edge is not taken at face value)
     base = next(xs for a, xs in zip(options, values, strict=True)
                 if a.kind in (Act.CALL, Act.CHECK))
     out = []
     for a, xs in zip(options, values, strict=True):
-        ev = mean(xs)
+        ev = weighted_mean(weights, xs)[0]
         if a.kind in (Act.RAISE, Act.TUO, Act.QIAO):
-            diffs = [x - b for x, b in zip(xs, base, strict=True)]
-            d = mean(diffs)
-            ev -= CAUTION * math.sqrt(sum((w * (x - d)) ** 2 for w, x in
-                                          zip(weights, diffs, strict=True))) / total
+            ev -= CAUTION * weighted_mean(weights, [x - b for x, b in
+                                                    zip(xs, base, strict=True)])[1]
         out.append((a, ev))
     return out
 

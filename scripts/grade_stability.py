@@ -51,6 +51,7 @@ from engine.review import (  # noqa: E402
     play_values,
     price_pair,
     review,
+    weighted_mean,
 )
 from engine.rules import Rules  # noqa: E402
 from tests.coach_hands import fixed_hands  # noqa: E402
@@ -64,20 +65,27 @@ def _pick(game: Game, options: list[Action], action: Action) -> int:
         a.kind in BETS and done.kind in BETS and a.amount == done.amount))
 
 
-def old_review(data: dict[str, Any], seed: int) -> list[tuple[str, float, int, int]]:
+Spot = tuple[Game, Action, tuple[Game, list[Action]]]
+
+
+def spots(data: dict[str, Any]) -> list[Spot]:
+    """Every decision of the learner in ``data``'s hand: the table then, the action
+    taken, and the table at the deal with the actions since (copies: replayed once)."""
+    return [(game.copy(), action, start)
+            for game, action, start in decisions(data["config"], data["log"], 0)]
+
+
+def old_review(hand: list[Spot], seed: int) -> list[tuple[str, float, int, int]]:
     """(grade, loss, best, chosen) of each decision as the review before issue 20 gave."""
     out = []
-    for k, (game, action, start) in enumerate(decisions(data["config"], data["log"], 0)):
+    for k, (game, action, start) in enumerate(hand):
         options = alternatives(game, 0, action)
         pick = _pick(game, options, action)
         weights, values = play_values(game, 0, options, 100, random.Random(seed + k), start)
-        total = sum(weights)
-        means = [sum(w * x for w, x in zip(weights, xs, strict=True)) / total for xs in values]
+        means = [weighted_mean(weights, xs)[0] for xs in values]
         best = max(range(len(means)), key=means.__getitem__)
-        diffs = [b - c for b, c in zip(values[best], values[pick], strict=True)]
-        loss = means[best] - means[pick]
-        se = math.sqrt(sum((w * (d - loss)) ** 2 for w, d in zip(weights, diffs,
-                                                                 strict=True))) / total
+        loss, se = weighted_mean(weights, [b - c for b, c in zip(values[best], values[pick],
+                                                                  strict=True)])
         units = loss / game.rules.stakes.opening
         word = ("好" if loss <= 2 * se else
                 next(word for limit, word in GRADES if units < limit))
@@ -85,15 +93,13 @@ def old_review(data: dict[str, Any], seed: int) -> list[tuple[str, float, int, i
     return out
 
 
-def check(data: dict[str, Any], k: int, best: int, pick: int, thens: tuple[str, str],
-          worlds: int, seed: int) -> tuple[float, float]:
-    """Decision ``k``'s options ``best`` minus ``pick`` on independent worlds (the
-    stream ``seed``)."""
-    for j, (game, action, start) in enumerate(decisions(data["config"], data["log"], 0)):
-        if j == k:
-            options = alternatives(game, 0, action)
-            return price_pair(game, options[best], options[pick], thens, worlds, seed, start)
-    raise LookupError(k)
+def check(spot: Spot, best: int, pick: int, thens: tuple[str, str], worlds: int,
+          seed: int) -> tuple[float, float]:
+    """The decision's options ``best`` minus ``pick`` on independent worlds (the stream
+    ``seed``)."""
+    game, action, start = spot
+    options = alternatives(game, 0, action)
+    return price_pair(game, options[best], options[pick], thens, worlds, seed, start)
 
 
 def main() -> None:
@@ -109,10 +115,11 @@ def main() -> None:
     biases: list[float] = []
     times: list[float] = []
     for h, data in enumerate(hands):
+        hand = spots(data)
         for seed in range(1, args.seeds + 1):
             start = time.process_time()
             if args.old:
-                rows = old_review(data, seed)
+                rows = old_review(hand, seed)
                 thens = [("strong", "strong")] * len(rows)
             else:
                 got = review(data["config"], data["log"], 0, seed=seed)
@@ -125,7 +132,7 @@ def main() -> None:
                 if best == pick:
                     continue
                 # the same pair priced on worlds of their own (for this seed too)
-                price, _ = check(data, k, best, pick, then, args.check,
+                price, _ = check(hand[k], best, pick, then, args.check,
                                  (seed * 1000 + h) * 100 + k)
                 biases.append(loss - price)
         print(f"hand {h + 1}/{len(hands)}: " + "; ".join(

@@ -75,7 +75,8 @@ def test_a_raise_of_ones_own_amount_is_priced_by_a_worker_and_graded(
     mine = again.options[again.chosen]
     assert mine.action.amount == amount and mine.stderr > 0
     assert f"你选了“返 {amount}”" in html and again.grade in html
-    row = f"<th scope=\"row\">返 {amount} <span class=\"coach-mark\">你选的</span>"
+    best = ' <strong class="coach-mark">最好</strong>' if again.best == again.chosen else ""
+    row = f"<th scope=\"row\">返 {amount}{best} <span class=\"coach-mark\">你选的</span>"
     assert row in html and f"</th><td>{mine.ev:.1f}</td>" in html.split(row)[1][:200]
     assert "重新算的" in html
     r = client.get(url, headers=poll)  # the poll that finds it: the answer replaces #answer
