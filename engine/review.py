@@ -457,6 +457,8 @@ def wins_showdown(g: Game, seat: int) -> bool:
         split = Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), g.rules)
         declared = sanhua(k, g.rules) if act.kind is Act.SANHUA else None
         seats.append(Seat(str(s), stake, split, sanhua=declared))
+    if not any(s.in_showdown for s in seats):  # every hand still in declares 三花:
+        return False  # nobody compares, every stake stays where it is (a stand-off)
     result = settle(seats, g.rules)
     pot = g.state.pot if result.pi_to == str(seat) else 0
     return result.nets[str(seat)] + pot > 0

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from engine.bots import choose_split
-from engine.game import Action, Game, Phase
-from engine.review import price_decision
+from engine.game import Act, Action, Game, Phase
+from engine.review import price_decision, wins_showdown
 from tests.test_review import consistent_worlds, spot, unbeatable_spot
 
 
@@ -68,3 +68,12 @@ def test_cli_prints_the_win_rate_with_its_error() -> None:
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
     text = run(json.dumps(export()), "--worlds", "10")
     assert text.returncode == 0 and "比到底赢" in text.stdout
+
+
+def test_a_showdown_where_every_hand_declares_sanhua_is_not_a_win() -> None:
+    """Both players hold 三花十 and declare it: nobody compares, nobody wins (as the
+    table settles it), and the figure does not fail (a world the review met)."""
+    game = Game.new([("you", None), ("a", "strong")], seed=1)
+    game.apply(Action(Act.DEAL, cards=game.stacked_deck(
+        {0: ["♣8", "♦10", "♠10", "♠J"], 1: ["♣J", "♥10", "♠9", "♣10"]})))
+    assert wins_showdown(game, 0) is False and wins_showdown(game, 1) is False
