@@ -45,9 +45,10 @@ standard error, computed from the learner's information only:
    Every alternative (with its continuation) is then priced on ``worlds`` *other*,
    independent worlds (the evaluation): self-normalised importance sampling, the
    weighted mean and its standard error ``sqrt(Σ (t₂ᵢ − t₂ᵢ₊₁)²) / Σ w`` over the
-   slices' pairs of terms ``t = w (x − mean)`` (:func:`weighted_mean`; for a difference
-   that shows no spread, the rule of three's bound instead of 0:
-   :meth:`_Sample.paired`).  If the
+   slices' pairs of terms ``t = w (x − mean)`` (:func:`weighted_mean`; where every
+   slice's two worlds agree but the slices do not, the independent worlds' error
+   ``sqrt(Σ t²) / Σ w``; for a difference that came out the same in every world, the
+   rule of three's bound instead of 0: :meth:`_Sample.paired`).  If the
    evaluation shows another alternative better than the rival by more than :data:`Z`
    paired standard errors,
    that one becomes the rival and is priced on fresh worlds (at most :data:`RESELECT`
@@ -514,9 +515,8 @@ class _Sample:
 
     def paired(self, a: tuple[int, str], b: tuple[int, str]) -> tuple[float, float, bool]:
         """The mean of option ``a`` minus option ``b`` over the worlds both were priced
-        on, its standard error from the per-world differences, and whether the sample
-        shows no spread (the two worlds of every stratum gave the same difference: so
-        does every world, as a rule).  Then the sample's error is 0, though a world it
+        on, its standard error from the per-world differences, and whether every world
+        gave the same difference.  Then the sample's error is 0, though a world it
         missed may differ: by the rule of three such worlds weigh less than ``3 / n`` (``n`` the
         effective number of worlds) with 95 % confidence, and there the difference
         may be off by as much as the largest net seen, so the error is that much
@@ -550,9 +550,15 @@ def _spread(terms: Sequence[float]) -> float:
     """The root of the variance of ``sum(terms)`` for worlds drawn two to a stratum:
     ``sqrt(Σ (t₂ᵢ − t₂ᵢ₊₁)²)``, each stratum's two worlds independent, so a
     difference between strata (the first bot's hand) adds nothing (stratified sampling
-    with two draws a stratum)."""
+    with two draws a stratum).  When the two worlds of every stratum agree but the
+    strata do not (the bot's hand decided everything), two worlds a stratum cannot show
+    the spread left within one: then the error of independent worlds, ``sqrt(Σ t²)``,
+    an upper bound — never 0, which the pages would call exact."""
     assert len(terms) % 2 == 0, "worlds come in pairs"
-    return math.sqrt(sum((a - b) ** 2 for a, b in zip(terms[::2], terms[1::2], strict=True)))
+    spread = math.sqrt(sum((a - b) ** 2 for a, b in zip(terms[::2], terms[1::2],
+                                                         strict=True)))
+    independent = math.sqrt(sum(t * t for t in terms))
+    return independent if spread <= 1e-9 * independent else spread
 
 
 def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,

@@ -26,6 +26,7 @@ from engine.review import (
     grade,
     price_pair,
     review,
+    weighted_mean,
 )
 from tests.coach_hands import fixed_hands
 
@@ -69,6 +70,17 @@ def test_a_difference_alike_in_every_world_is_not_certain() -> None:
     sample.values[(1, "call")][0] = -3.0  # one world differs: the sample's own error
     assert sample.paired((1, "call"), (0, "call"))[2] is False
     assert sample.paired((0, "call"), (0, "call"))[1:] == (0.0, False)  # itself
+
+
+def test_an_error_is_zero_only_when_every_world_agrees() -> None:
+    """Worlds come two to a stratum: the error is the spread within the strata, and when
+    every stratum's two worlds agree but the strata differ, the independent worlds'
+    error (an upper bound), never 0 (the pages would say 精确)."""
+    assert weighted_mean([1.0] * 4, [7.0] * 4) == (7.0, 0.0)
+    assert weighted_mean([1.0] * 4, [0.0, 2.0, 4.0, 6.0]) == (3.0, pytest.approx(
+        math.sqrt(2 * 2 ** 2) / 4))  # within the strata: (0 − 2)², (4 − 6)²
+    mean, se = weighted_mean([1.0] * 4, [1.0, 1.0, 5.0, 5.0])
+    assert mean == 3.0 and se == pytest.approx(math.sqrt(4 * 2 ** 2) / 4)
 
 
 def test_every_grade_clears_its_band_or_is_too_close() -> None:
