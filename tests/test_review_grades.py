@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from functools import cache
 from typing import Any
 
@@ -127,8 +128,7 @@ def test_the_error_is_the_spread_from_seed_to_seed_in_round_3() -> None:
                  if a.kind is not Act.FOLD and a.kind is not action.kind)
     priced = [price_pair(game, other, action, ("strong", "strong"), 60, seed, start)
               for seed in range(30)]
-    means = [m for m, _ in priced]
-    spread = math.sqrt(sum((m - sum(means) / 30) ** 2 for m in means) / 29)
+    spread = statistics.stdev(m for m, _ in priced)
     told = math.sqrt(sum(se * se for _, se in priced) / 30)
     assert spread > 0 and 0.6 < told / spread < 1.6, (told, spread)
 
