@@ -1,9 +1,11 @@
 """Computer players for the practice table and the simulator.
 
-Every bot's betting is an explicit **policy**: :func:`policy` gives a probability
+Every bot's betting is an explicit **policy**: :func:`distribution` gives a probability
 distribution over the legal actions, computed only from what that seat can see (its
 own cards, everybody's face-up cards, the bets so far, the 皮 and the pot), and
-:func:`bot_action` samples one action from it with the caller's seeded RNG.  The
+:func:`engine.players.bot_action` samples one action from it with the caller's seeded
+RNG (:mod:`engine.players` picks the policy of every level, the expert's and the
+probes' included).  The
 distribution is a pure function of the seat's information, so the same situation
 with other hidden cards can be priced (how likely were the bets seen so far?).
 
@@ -41,7 +43,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -50,14 +51,12 @@ from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 from .cards import DECK, KINDS, Kind
-from .chance import draw
-from .game import BOT_LEVELS, Act, Action, Game, Legal, Phase, SeatState, card_by_label
+from .game import Act, Action, Game, Legal, SeatState, card_by_label
 from .hands import Split, naive_split, sanhua, splits
 from .rules import Rules, shared
 
-__all__ = ["BOT_LEVELS", "SHOVE_PRIOR", "Opponent", "Policy", "View", "bot_action",
-           "choose_split", "distribution", "edge_vs_top", "modelled", "policy", "qiao_share",
-           "share_above", "strength", "view"]
+__all__ = ["SHOVE_PRIOR", "Opponent", "Policy", "View", "choose_split", "distribution",
+           "edge_vs_top", "modelled", "qiao_share", "share_above", "strength", "view"]
 
 Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
@@ -605,34 +604,10 @@ def modelled(game: Game, seat: int) -> str:
     return "strong" if level in (None, "expert") else level
 
 
-def policy(game: Game, seat: int, level: str | None = None) -> Policy:
-    """The distribution over the actions of the bot in ``seat`` (the seat to act; between
-    hands, a seat whose 钵钵 is empty re-buys); ``level`` overrides the seat's."""
-    level = level or game.seats[seat].bot or "simple"
-    if game.phase is Phase.BETWEEN:
-        if game.seats[seat].bobo <= 0:
-            return ((Action(Act.REBUY, seat, game.rules.stakes.later_bobo), 1.0),)
-        raise ValueError("a bot has nothing to do between hands")
-    if game.phase is Phase.SHOWDOWN:
-        return ((choose_split(game, seat, level), 1.0),)
-    if level == "expert":
-        from .expert import expert_policy  # the expert prices by play-outs of this module
-        return expert_policy(game, seat)
-    return distribution(view(game, seat), level, game.rules)
-
-
-def bot_action(game: Game, seat: int, rng: random.Random) -> Action:
-    """What the bot in ``seat`` does now: one draw from :func:`policy`."""
-    return draw(policy(game, seat), rng)
-
-
 # ---------------------------------------------------------------------- showdown
 def choose_split(game: Game, seat: int, level: str) -> Action:
-    """The showdown action of a bot: 三花 when it pays, else the chosen split (the
-    expert prices its options at this showdown, :func:`engine.expert.expert_split`)."""
-    if level == "expert":
-        from .expert import expert_split
-        return expert_split(game, seat)
+    """The showdown action of a ``simple`` or ``strong`` bot: 三花 when it pays, else
+    the chosen split (every level: :func:`engine.players.split`)."""
     hand = game.hand
     assert hand is not None
     labels = hand.cards[seat]

@@ -10,7 +10,7 @@ standard error, computed from the learner's information only:
    seen.
 2. **Bayes.** A world's weight is how likely the bots' actions so far in this hand were
    in it: the product, over every bot action since the deal, of the probability
-   :func:`engine.bots.policy` gave that action (the bots' policies are explicit
+   :func:`engine.bots.distribution` gave that action (the bots' policies are explicit
    distributions computed from what each bot saw, so this is exact).  A bot sees only
    its own cards and what is public, so that product depends on the unseen cards only
    through each bot's two hidden cards: each bot's pair is drawn in proportion to its
@@ -100,7 +100,6 @@ from .bots import (
     choose_split,
     distribution,
     modelled,
-    policy,
     strength,
     view,
 )
@@ -418,8 +417,9 @@ def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None
         assert hand is not None
         actor = hand.to_act
         assert actor is not None
+        options: Policy
         if state.phase is Phase.SHOWDOWN:
-            options = policy(g, actor, modelled(g, actor))
+            options = ((choose_split(g, actor, modelled(g, actor)), 1.0),)
         elif actor == seat:
             if then is None:
                 return True

@@ -9,10 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import BOT_LEVELS, bot_action, choose_split, view, warm
-from .chance import draw
-from .game import Act, Action, Game, Phase
-from .probes import is_probe, probe_distribution
+from .bots import warm
+from .game import BOT_LEVELS, Act, Action, Game, Phase, is_probe
+from .players import bot_action
 from .rules import Rules, RulesError
 
 
@@ -80,17 +79,6 @@ def play_hand(game: Game, choose: Callable[[Game, int], Action]) -> None:
         game.apply(choose(game, actor))
 
 
-def act(game: Game, seat: int, rng: random.Random) -> Action:
-    """What the seat does now: its bot's action, or its probe's (which splits like the
-    ``strong`` bot)."""
-    level = game.seats[seat].bot or "simple"
-    if not is_probe(level):
-        return bot_action(game, seat, rng)
-    if game.phase is Phase.SHOWDOWN:
-        return choose_split(game, seat, "strong")
-    return draw(probe_distribution(view(game, seat), level, game.rules), rng)
-
-
 def refill(game: Game) -> None:
     """Set every seat's 钵钵 back to the first 钵钵 (chips bought or cashed out to do so
     count in ``bought``, so each seat's net is unchanged)."""
@@ -123,7 +111,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
         for i in rebuy_empty(game):
             rebuys[i] += 1
         before = [s.net for s in game.seats]
-        play_hand(game, lambda g, seat: act(g, seat, rng))
+        play_hand(game, lambda g, seat: bot_action(g, seat, rng))
         result = game.history[-1].result
         assert result is not None
         # everyone declaring 三花 still reached the showdown

@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import bot_action, warm
+from engine.bots import warm
 from engine.game import Action, Game
+from engine.players import bot_action
 from engine.rules import Rules
 from engine.simulate import play_hand, rebuy_empty
 

@@ -57,8 +57,8 @@ class Bench:
 
     def fill(self, hands: int) -> None:
         """Bots play every seat until ``hands`` hands are done, stored hand by hand."""
-        from engine.bots import bot_action
         from engine.game import Game, Phase
+        from engine.players import bot_action
         from tutorial import table_store
 
         table = self.table
@@ -84,8 +84,8 @@ class Bench:
 
     def step(self) -> float:
         """One request as a player makes it; its CPU time in ms."""
-        from engine.bots import bot_action
         from engine.game import Game, Phase
+        from engine.players import bot_action
 
         table = self.table
         table.refresh_from_db()

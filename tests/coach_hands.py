@@ -14,8 +14,8 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
-from engine.bots import bot_action
 from engine.game import Act, Action, Game, Phase
+from engine.players import bot_action
 from engine.review import review
 from engine.rules import Rules
 from engine.simulate import play_hand, rebuy_empty

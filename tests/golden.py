@@ -10,8 +10,8 @@ import random
 import sys
 from typing import Any
 
-from engine.bots import bot_action, policy
 from engine.game import Game, Phase
+from engine.players import bot_action, policy
 from engine.review import WORLDS, decision_json, review
 from engine.rules import Rules
 from engine.simulate import rebuy_empty, simulate

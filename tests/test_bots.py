@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import bot_action, policy
 from engine.game import Act, Action, Game, Phase
+from engine.players import bot_action, policy
 from engine.rules import Rules
-from engine.simulate import ENDINGS, act, rebuy_empty, simulate
+from engine.simulate import ENDINGS, rebuy_empty, simulate
 
 
 def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, int]]:
@@ -30,7 +30,7 @@ def decisions(levels: list[str], seed: int, hands: int) -> Iterator[tuple[Game, 
             assert actor is not None
             if game.phase is Phase.BETTING:
                 yield game, actor
-            game.apply(act(game, actor, rng))
+            game.apply(bot_action(game, actor, rng))
 
 
 def hidden_shuffled(game: Game, seat: int, rng: random.Random) -> Game:

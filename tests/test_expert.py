@@ -7,9 +7,9 @@ import random
 import pytest
 
 from engine import expert
-from engine.bots import BOT_LEVELS, policy
 from engine.chance import draw
-from engine.game import Act, Action, Game, Phase, replay
+from engine.game import BOT_LEVELS, Act, Action, Game, Phase, replay
+from engine.players import policy
 from engine.rules import Rules
 from engine.showdown import price
 from engine.simulate import parse_bots, simulate

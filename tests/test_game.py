@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import bot_action
 from engine.game import Act, Action, ActionError, Game, Phase, replay
+from engine.players import bot_action
 from engine.rules import Rules, RulesError, get_rules, get_stakes
 from engine.simulate import rebuy_empty, simulate
 

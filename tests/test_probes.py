@@ -15,7 +15,6 @@ from engine.bots import (
     _sorted,
     choose_split,
     edge_vs_top,
-    policy,
     qiao_share,
     share_above,
     strength,
@@ -24,9 +23,10 @@ from engine.bots import (
 from engine.cards import DECK, KINDS, parse_kinds, physical
 from engine.game import QIAO_SHOWN, Act, Action, Game, SeatState
 from engine.hands import Outcome, compare, naive_split
+from engine.players import bot_action, policy
 from engine.probes import PROBES, is_probe, probe_distribution
 from engine.rules import Rules, shared
-from engine.simulate import act, parse_bots, play_hand, refill, simulate
+from engine.simulate import parse_bots, play_hand, refill, simulate
 from tests.test_bots import decisions
 
 RAISES = (Act.RAISE, Act.TUO, Act.QIAO)
@@ -160,7 +160,7 @@ def test_qiao_share_counts_the_hands_dealt_and_the_qiao_and_survives_json() -> N
     game = Game.new([("p", "always-qiao"), ("f", "fold-to-bet"), ("b", "strong")], rules, 3)
     for _ in range(30):
         refill(game)
-        play_hand(game, lambda g, seat: act(g, seat, rng))
+        play_hand(game, lambda g, seat: bot_action(g, seat, rng))
     shover, folder = game.seats[0], game.seats[1]
     assert shover.dealt_hands == folder.dealt_hands == 30
     assert shover.qiao_hands >= 27 and folder.qiao_hands == 0  # 敲 when it may

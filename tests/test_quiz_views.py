@@ -97,6 +97,16 @@ def test_same_seed_same_question(client: Client) -> None:
     assert cards(a) == [k.code for k in (*question.a.kinds, *question.b.kinds)]
 
 
+def test_a_question_is_a_fragment_for_htmx_and_a_page_for_a_history_restore(
+        client: Client) -> None:
+    url = "/quiz/bigger/?seed=123&level=2"
+    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment and 'data-card="' in fragment
+    restore = client.get(url, headers={"HX-Request": "true",
+                                       "HX-History-Restore-Request": "true"})
+    assert "<html" in restore.content.decode()
+
+
 @pytest.mark.parametrize(
     "query", ["level=9&seed=1", "level=x&seed=1", "seed=abc&level=1", "seed=-4&level=1",
               "seed=99999999999999&level=1"])

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from tutorial.search import CATALOGUES, TRAD_TO_SIMP, catalogue_for, search
+from tutorial.search import CATALOGUES, catalogue_for, search
+from tutorial.search_text import TRAD_TO_SIMP
 
 pytestmark = pytest.mark.django_db
 

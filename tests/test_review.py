@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.bots import bot_action, distribution, view
+from engine.bots import distribution, view
 from engine.cards import DECK
 from engine.game import Act, Action, Game, Phase
+from engine.players import bot_action
 from engine.review import GRADES, alternatives, grade, price_decision
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.bots import bot_action
 from engine.game import Act, Action, Game, Phase
+from engine.players import bot_action
 from engine.review import (
     CLOSE,
     GRADES,

@@ -14,8 +14,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from engine.bots import bot_action
 from engine.game import Game, Phase, replay
+from engine.players import bot_action
 from tests.tables import game_of, history_of, table_of
 from tutorial import table_store
 from tutorial.models_table import PracticeHand, PracticeTable

@@ -16,6 +16,7 @@ from engine.cards import parse_kind
 from engine.groups import Group
 from engine.hands import Split
 from engine.rules import get_rules
+from tutorial.search_text import hanzi_key, latin_key
 
 CONTENT = Path(__file__).resolve().parent / "content" / "four_cards.json"
 RULES = get_rules("xuanjing")
@@ -72,9 +73,8 @@ def four_names() -> tuple[FourName, ...]:
 
 def find(hanzi: str, latin: str) -> tuple[FourName, ...]:
     """Four-card names containing the query: ``hanzi`` and ``latin`` are the search's own
-    keys of the query (:func:`tutorial.search.hanzi_key`, :func:`~tutorial.search.latin_key`)."""
-    from tutorial.search import hanzi_key, latin_key
-
+    keys of the query (:func:`tutorial.search_text.hanzi_key`,
+    :func:`~tutorial.search_text.latin_key`)."""
     found = []
     for f in four_names():
         keys = {hanzi_key(n) for n in f.names}

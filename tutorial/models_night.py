@@ -27,6 +27,7 @@ Decisions (RULES.md §4 and §6, 000's 积分制):
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -427,6 +428,16 @@ class NightState:
         elif player is not None and event.kind == "leave":
             player.active = False
         return None
+
+
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")  # the shape of both tokens (new_token)
+
+
+def night_by_token(token: str) -> Night | None:
+    """The night this organiser token edits, or None."""
+    if not TOKEN_RE.fullmatch(token):
+        return None
+    return Night.objects.filter(token=token).first()
 
 
 def night_rules(night: Night) -> Rules:

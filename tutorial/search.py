@@ -19,13 +19,10 @@ Searching ``q`` (see :func:`search`):
 from __future__ import annotations
 
 import difflib
-import json
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 from engine.cards import KINDS, Kind
 from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
@@ -34,51 +31,9 @@ from tutorial import glossary
 from tutorial.four import FourName
 from tutorial.four import find as find_four
 from tutorial.glossary import Term
+from tutorial.search_text import hanzi_key, initials_key, latin_key, simplify
 
-# ---------------------------------------------------------------- text normalisation
-
-_DIGITS = str.maketrans({str(i): word for i, word in enumerate(POINT_WORDS)})
 _NUMERALS = {word: i for i, word in enumerate(POINT_WORDS)}
-
-
-def _traditional_map() -> dict[str, str]:
-    """Traditional → simplified characters, learnt from names.json's own fields."""
-    raw = json.loads(resources.files("engine.data").joinpath("names.json").read_text("utf-8"))
-    mapping: dict[str, str] = {}
-    for entry in raw.values():
-        pairs = [(entry["traditional"], entry["name"])] if entry["name"] else []
-        pairs += [(a["traditional"], a["name"]) for a in entry["aliases"]]
-        for trad, simp in pairs:
-            if len(trad) == len(simp):
-                mapping.update({t: s for t, s in zip(trad, simp, strict=True) if t != s})
-    return mapping
-
-
-TRAD_TO_SIMP: dict[str, str] = _traditional_map()
-_TRAD_TABLE = str.maketrans(TRAD_TO_SIMP)
-
-
-def simplify(text: str) -> str:
-    """Full-width → ASCII (NFKC), traditional → simplified, lower case, single spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_TRAD_TABLE).lower()
-    return " ".join(text.split())
-
-
-def hanzi_key(text: str) -> str:
-    """A Chinese search key: simplified, digits as numerals (黑9 = 黑九), no spaces."""
-    return simplify(text).translate(_DIGITS).replace(" ", "")
-
-
-def latin_key(text: str) -> str:
-    """Pinyin without tones, tone numbers, spaces or apostrophes: ``tianguanjiu``."""
-    decomposed = unicodedata.normalize("NFD", simplify(text).replace("ü", "v"))
-    return "".join(c for c in decomposed if "a" <= c <= "z")
-
-
-def initials_key(pinyin: str) -> str:
-    """``tiān guān jiǔ`` → ``tgj`` (first letter of each syllable)."""
-    return "".join(latin_key(syllable)[:1] for syllable in pinyin.split())
-
 
 _HAS_HAN = re.compile(r"[\u3400-\u9fff]")
 

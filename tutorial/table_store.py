@@ -15,8 +15,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bots import bot_action
 from engine.game import Action, Game, Hand, Phase, hand_from_dict, hand_to_dict, replay
+from engine.players import bot_action
 from tutorial.models_table import PracticeHand, PracticeTable
 
 

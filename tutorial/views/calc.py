@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -39,12 +38,11 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
+from tutorial.fragments import is_htmx
+from tutorial.models_night import Night, night_by_token
 from tutorial.pagecache import same_for_newcomers
 from tutorial.rulesets import RULES_LABELS
 from tutorial.visitor_text import clean, key
-
-if TYPE_CHECKING:
-    from tutorial.models_night import Night
 
 MAX_SEATS = 8
 MIN_ROWS = 3
@@ -321,12 +319,6 @@ def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
 # --------------------------------------------------------------------------- view
 
 
-def is_htmx(request: HttpRequest) -> bool:
-    """An htmx request that wants a fragment (not a history restore, which needs the page)."""
-    htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not getattr(htmx, "history_restore_request", False)
-
-
 @dataclass
 class Result:
     settlement: Settlement
@@ -438,9 +430,5 @@ def _used_counts(table: CalcTable) -> list[tuple[Kind, int]]:
 
 
 def _night_for(token: str) -> Night | None:
-    """The night whose organiser token this is (or None); imported lazily."""
-    if not token:
-        return None
-    from tutorial.views.night import night_by_token
-
-    return night_by_token(token)
+    """The night whose organiser token this is (or None)."""
+    return night_by_token(token) if token else None

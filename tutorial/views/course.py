@@ -25,6 +25,7 @@ from engine import quiz as q
 from engine.numbers import NumberError, parse_int
 from tutorial import course
 from tutorial.accounts import reader_key
+from tutorial.fragments import is_htmx
 from tutorial.models_course import CourseProgress, record_answer, stars_for
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
@@ -108,9 +109,7 @@ def _parse_seed(raw: str | None) -> int:
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    htmx = getattr(request, "htmx", None)
-    fragment = bool(htmx) and not htmx.history_restore_request  # type: ignore[union-attr]
-    template = "course/exercise.html#course-area" if fragment else "course/exercise.html"
+    template = "course/exercise.html#course-area" if is_htmx(request) else "course/exercise.html"
     return render(request, template, context, status=status)
 
 

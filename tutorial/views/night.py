@@ -44,7 +44,9 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
+from tutorial.fragments import is_htmx
 from tutorial.models_night import (
+    TOKEN_RE,
     HandRecord,
     Night,
     NightEvent,
@@ -54,7 +56,7 @@ from tutorial.models_night import (
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
-from tutorial.views.calc import is_htmx
+from tutorial.views.calc import compute, parse_query
 from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
@@ -62,16 +64,6 @@ NAME_MAX = 20
 BOBO_MAX = 10_000_000
 HANDS_PER_PAGE = 50  # hands listed per page (newest first; ?page=2 … the older ones)
 CHART_POINTS = 50  # points per line of the chart, however long the night
-TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")
-
-
-def night_by_token(token: str) -> Night | None:
-    """The night this organiser token edits, or None."""
-    if not TOKEN_RE.fullmatch(token):
-        return None
-    return Night.objects.filter(token=token).first()
-
-
 def _night_or_404(**lookup: str) -> Night:
     value = next(iter(lookup.values()))
     if not TOKEN_RE.fullmatch(value):
@@ -287,8 +279,6 @@ def _check_zou(night: Night, state: NightState, nets: dict[str, int], last: str,
 
 
 def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
-    from tutorial.views.calc import compute, parse_query
-
     query = data.get("q", "")[:4000]
     table = parse_query(QueryDict(query))
     result = compute(table)

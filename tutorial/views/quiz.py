@@ -40,6 +40,7 @@ from engine.advisor import AdvisorError
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
 from tutorial.accounts import reader_key, writer_key
+from tutorial.fragments import is_htmx
 from tutorial.models_quiz import (
     QuizProgress,
     QuizQuestion,
@@ -171,10 +172,6 @@ def _session_key(request: HttpRequest) -> str:
     return writer_key(request)
 
 
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))
-
-
 def _page(slug: str) -> QuizPage:
     page = QUIZ_PAGES.get(slug)
     if page is None:
@@ -231,7 +228,7 @@ def _issue(slug: str, seed: int, level: int, focus: str | None,
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    template = "quiz/question.html#quiz-area" if _is_htmx(request) else "quiz/question.html"
+    template = "quiz/question.html#quiz-area" if is_htmx(request) else "quiz/question.html"
     return render(request, template, context, status=status)
 
 
@@ -255,7 +252,7 @@ def _problem(request: HttpRequest, page: QuizPage | None, status: int, message: 
     context: dict[str, Any] = {"problem": message, "page": page, "level": 1}
     if page is not None:
         context["next_url"] = _quiz_url(page.slug, _random_seed(), 1)
-    template = "quiz/problem.html#problem" if _is_htmx(request) else "quiz/problem.html"
+    template = "quiz/problem.html#problem" if is_htmx(request) else "quiz/problem.html"
     return render(request, template, context, status=status)
 
 
@@ -410,7 +407,7 @@ def review(request: HttpRequest) -> HttpResponse:
             continue
         break
     else:
-        template = "quiz/review_empty.html#review-empty" if _is_htmx(request) else \
+        template = "quiz/review_empty.html#review-empty" if is_htmx(request) else \
             "quiz/review_empty.html"
         return render(request, template, {"due": due})
     page = QUIZ_PAGES[slug]

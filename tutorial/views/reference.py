@@ -22,7 +22,6 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
 from engine.cards import DECK, KINDS, CardError, Kind, SingleClass, parse_kind
 from engine.groups import Category, Group
@@ -31,6 +30,7 @@ from engine.mango import Mango, mango_amount
 from engine.rules import PRESETS, STAKES, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import glossary
+from tutorial.fragments import is_htmx
 from tutorial.pagecache import visitor_independent
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import (
@@ -336,8 +336,7 @@ _SPACES = re.compile(r"\s+")
 def pairs(request: HttpRequest) -> HttpResponse:
     query = PairQuery.from_request(request)
     results, count, count_oob = _results_html(get_language() or "zh-hans", query)
-    htmx: HtmxDetails | None = getattr(request, "htmx", None)
-    if htmx and not htmx.history_restore_request:
+    if is_htmx(request):
         response = HttpResponse(results + count_oob)
         response["HX-Push-Url"] = query.url()  # the short, shareable form of the address
         return response

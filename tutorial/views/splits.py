@@ -47,10 +47,10 @@ from engine.hands import Split, naive_split, sanhua, thumb_split
 from engine.numbers import NumberError, parse_int
 from engine.rules import get_rules
 from engine.showdown import Opponent, Pricing, Situation, price
+from tutorial.fragments import is_htmx
 from tutorial.pagecache import visitor_independent
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
-from tutorial.views.calc import is_htmx
 
 RULES_NAMES = ("xuanjing", "app")
 RULES_SHORT: dict[str, Promise] = {"xuanjing": _("《旋经》规则"), "app": _("app 规则")}

@@ -25,9 +25,9 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from engine.advisor import advise
-from engine.bots import BOT_LEVELS
 from engine.cards import Card, CardError
 from engine.game import (
+    BOT_LEVELS,
     MAX_REBUY,
     Act,
     Action,
