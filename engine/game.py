@@ -454,12 +454,6 @@ class Game:
     def seated(self) -> list[int]:
         return [i for i, s in enumerate(self.state.seats) if not s.left]
 
-    def remaining(self, seat: int) -> int:
-        """Chips the player can still put in this hand."""
-        h = self.state.hand
-        committed = h.committed[seat] if h is not None and h.result is None else 0
-        return self.state.seats[seat].bobo - committed
-
     def is_allin(self, seat: int) -> bool:
         h = self.state.hand
         return (h is not None and seat in h.order and not h.folded[seat]

@@ -138,7 +138,3 @@ def sanhua(kinds: Sequence[Kind], rules: Rules) -> str | None:
     if {Kind.R6, Kind.B6, Kind.JK} <= held:
         return "三花六"
     return None
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)

@@ -474,7 +474,6 @@ class _Sample:
                  rng: random.Random, wins: bool = False) -> None:
         self.sampler, self.options, self.committed, self.rng = sampler, options, committed, rng
         self.weights: list[float] = []
-        self.worlds: list[Game] = []
         self.values: dict[tuple[int, str], list[float]] = {}
         self.wins: list[float] | None = [] if wins else None
         self.drawn = 0

@@ -90,7 +90,6 @@ class _Game:
         ge = (head[:, None] >= head[None, :]) & (tail[:, None] >= tail[None, :])
         gt = (head[:, None] > head[None, :]) | (tail[:, None] > tail[None, :])
         win = (ge & gt).astype(np.int8)  # win[a, b]: key a beats key b
-        self.win_key = win
         # column b of win / lose, restricted to the rows (h, s): [b, 3h + s]
         self.win_col = np.ascontiguousarray(win.T[:, key_hs])
         self.lose_col = np.ascontiguousarray(win[:, key_hs])

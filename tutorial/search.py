@@ -67,10 +67,6 @@ class Entry:
     def kinds(self) -> tuple[Kind, Kind]:
         return self.group.kinds
 
-    @property
-    def is_pair(self) -> bool:
-        return self.category is Category.PAIR
-
 
 def tier_of(group: Group, rules: Rules) -> str:
     category = group.category(rules)

@@ -682,11 +682,9 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
     slip_rows = []
     for n in names:
         said = exm["text_result"].get(n)
-        engine_sign = [compare(sp[n], sp[m], rules).sign for m in names if m != n]
         loses_to = [m for m in names if m != n and compare(sp[n], sp[m], rules) is Outcome.LOSE]
         if said is not None and _verdict_sign(said) >= 0 and loses_to:
             slip_rows.append((n, said, loses_to))
-        del engine_sign
     if slip_rows:
         n, said, beaten_by = slip_rows[0]
         verdict.slip = Slip(say("slip_said_nothing", name=who(n), word=text_word(said)),
