@@ -70,6 +70,15 @@ standard error, computed from the learner's information only:
    瞧's share exceeds the share it needs exactly when 瞧's mean beats 甩's on those
    worlds.  Standard errors by the delta method.
 
+**Exact prices.**  Heads-up in round 3 every card is dealt and the only cards the learner
+cannot see are the other player's two hidden ones: then nothing is sampled
+(:meth:`_Worlds.exact`, :func:`_exactly`).  Every pair of kinds that player may hold is a
+world, weighted by its likelihood (step 2) times the ways to hold it, and in each world
+every option with every continuation is followed down every action the policies may
+take, each ending weighted by its probability (:func:`_endings`).  The means, the
+continuations, the rival, the loss, the showdown share and 瞧's figures are then exact:
+no standard error, a definite grade, the same under every seed.
+
 **Showdown wins.**  Each decision also carries how often the learner's hand wins at the
 showdown: the Bayes-weighted share of the worlds (step 2) in which the learner comes out
 ahead (net chips of the hand > 0) if the hand went to the showdown at once, nobody
@@ -187,6 +196,7 @@ class Decision:
     win: float  # how often the hand wins at the showdown (module doc)
     win_stderr: float
     call: CallFigures | None  # when facing a bet
+    exact: bool = False  # every world counted (_Worlds.exact): no figure is estimated
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -299,6 +309,30 @@ class _Worlds:
                     _sorted((*item[0], *shown)), rules)))
             self.likely.append(_Likely(b, of, copies))
 
+    def exact(self) -> list[tuple[Game, float]] | None:
+        """Every world and its Bayes weight, when the only cards ``seat`` cannot see are
+        the two hidden cards of the one bot that acted (heads-up in round 3, every card
+        dealt): a world per pair of kinds it may hold (how the hand ends depends on the
+        kinds only), weighted by that pair's likelihood times the ways to hold it; else
+        None."""
+        if len(self.likely) != 1 or len(self.unseen) != 2 or any(
+                s != self.likely[0].seat for s, _ in self.unseen):
+            return None
+        like = self.likely[0]
+        worlds = []
+        for ka, kb in like.pairs:
+            a, b = self.labels[ka], self.labels[kb]
+            ways = len(a) * (len(a) - 1) // 2 if ka is kb else len(a) * len(b)
+            weight = like.of[ka, kb] * ways
+            if weight > 0:
+                g = self.base.copy()
+                cards = g.hand.cards  # type: ignore[union-attr]
+                for (s, i), label in zip(self.unseen, a[:2] if ka is kb else [a[0], b[0]],
+                                         strict=True):
+                    cards[s][i] = label
+                worlds.append((g, weight))
+        return worlds or None
+
     def draw(self, rng: random.Random, u: float) -> tuple[Game, float]:
         """A world (a copy of the table with every unseen card dealt) and its weight
         (0: no world explains the bots' actions); ``u`` in [0, 1) picks the first bot's
@@ -407,6 +441,22 @@ def _play_out(g: Game, seat: int, dice: int, thens: Sequence[str]) -> list[int]:
     return out
 
 
+def _acting(g: Game, seat: int, then: str | None) -> tuple[int, Policy]:
+    """Who acts now in a play-out and by what distribution: a split at the showdown
+    (each seat as its modelled level splits), ``seat``'s bets by continuation ``then``,
+    the others' by their policies."""
+    hand = g.state.hand
+    assert hand is not None
+    actor = hand.to_act
+    assert actor is not None
+    if g.state.phase is Phase.SHOWDOWN:
+        return actor, ((choose_split(g, actor, modelled(g, actor)), 1.0),)
+    if actor == seat:
+        assert then is not None, "the learner's bets need a continuation"
+        return actor, _continuation(g, seat, then)
+    return actor, _betting(g, actor, modelled(g, actor))
+
+
 def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None) -> bool:
     """Play on (:func:`_play_out`; ``count``: the actions so far per slot) to the end of
     the hand, ``seat`` betting by continuation ``then``; or, when ``then`` is None,
@@ -415,17 +465,9 @@ def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None
     while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
         hand = state.hand
         assert hand is not None
-        actor = hand.to_act
-        assert actor is not None
-        options: Policy
-        if state.phase is Phase.SHOWDOWN:
-            options = ((choose_split(g, actor, modelled(g, actor)), 1.0),)
-        elif actor == seat:
-            if then is None:
-                return True
-            options = _continuation(g, seat, then)
-        else:
-            options = _betting(g, actor, modelled(g, actor))
+        if then is None and hand.to_act == seat and state.phase is Phase.BETTING:
+            return True
+        actor, options = _acting(g, seat, then)
         slot = actor * 8 + hand.round
         k = count.get(slot, 0)
         count[slot] = k + 1
@@ -433,6 +475,34 @@ def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None
         # applied without verify, which would cost a tenth of the review
         g._apply(draw_at(options, _uniform(dice, slot * 64 + k)))
     return False
+
+
+def _endings(g: Game, seat: int, thens: Sequence[str], p: float,
+             out: Sequence[list[tuple[float, int]]]) -> None:
+    """Every way the hand ``g`` may end, with ``seat``'s later bets by each continuation
+    of ``thens``: appends (probability times ``p``, ``seat``'s net) to ``out``'s list of
+    that continuation — :func:`_play` without dice, every action its policy may take
+    followed.  The continuations share the line up to ``seat``'s next bet."""
+    state = g.state
+    while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
+        hand = state.hand
+        assert hand is not None
+        if len(thens) > 1 and hand.to_act == seat and state.phase is Phase.BETTING:
+            for then, ends in zip(thens, out, strict=True):
+                _endings(g.copy(), seat, (then,), p, (ends,))
+            return
+        _, options = _acting(g, seat, thens[0])
+        taken = [(a, q) for a, q in options if q > 0]
+        if len(taken) > 1:
+            for a, q in taken:
+                branch = g.copy()
+                branch._apply(a)
+                _endings(branch, seat, thens, p * q, out)
+            return
+        g._apply(taken[0][0])
+    net = _net(g, seat)
+    for ends in out:
+        ends.append((p, net))
 
 
 def _net(g: Game, seat: int) -> int:
@@ -610,6 +680,9 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     pick = 1 if chosen is None else next(i for i, a in enumerate(options)
                                          if _same(game.verify(chosen), a))
     sampler = _Worlds(game, seat, *(start or _hand_start(game)))
+    every = sampler.exact()
+    if every is not None:
+        return _exactly(game, seat, options, pick, every)
     committed = hand.committed[seat]
     opening = game.rules.stakes.opening
     # selection: every option with every continuation
@@ -653,7 +726,49 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     verdict = grade(loss, loss_se, opening) if settled else CLOSE
     return Decision(hand.round, pick, priced, rival if loss > 0 else pick, rival, loss,
                     loss_se, verdict, len(weights), effective, win, win_se,
-                    None if call is None else _call_figures(sample, keys[call], committed))
+                    None if call is None else _call_figures(
+                        sample.weights[:len(sample.values[keys[call]])],
+                        sample.values[keys[call]], committed))
+
+
+def _exactly(game: Game, seat: int, options: Sequence[Action], pick: int,
+             worlds: Sequence[tuple[Game, float]]) -> Decision:
+    """:func:`price_decision` when every world can be counted (:meth:`_Worlds.exact`):
+    every option with every continuation over every world and every way the hand may
+    end from there (:func:`_endings`); each option's continuation and the rival are the
+    highest means, and the figures are exact (no standard error)."""
+    hand = game.hand
+    assert hand is not None
+    committed = hand.committed[seat]
+    ends: dict[tuple[int, str], list[tuple[float, int]]] = {
+        (j, then): [] for j in range(len(options)) for then in CONTINUATIONS}
+    for g, weight in worlds:
+        for j, option in enumerate(options):
+            lines = [ends[j, c] for c in CONTINUATIONS]
+            if option.kind is Act.FOLD:
+                for line in lines:
+                    line.append((weight, -committed))
+                continue
+            trial = g.copy()
+            trial.apply(option)
+            _endings(trial, seat, CONTINUATIONS, weight, lines)
+    total = sum(weight for _, weight in worlds)
+    mean = {key: sum(q * x for q, x in e) / total for key, e in ends.items()}
+    then = [max(CONTINUATIONS, key=lambda c: mean[j, c]) for j in range(len(options))]
+    rival = max((j for j in range(len(options)) if j != pick), key=lambda j: mean[j, then[j]],
+                default=pick)
+    loss = mean[rival, then[rival]] - mean[pick, then[pick]]
+    priced = tuple(Priced(a, mean[j, then[j]], 0.0, len(worlds),
+                          "" if a.kind is Act.FOLD else then[j]) for j, a in enumerate(options))
+    win = sum(w for g, w in worlds if wins_showdown(g, seat)) / total
+    call = next((j for j, a in enumerate(options) if a.kind is Act.CALL), None)
+    figures = None
+    if call is not None:
+        weights, nets = zip(*ends[call, then[call]], strict=True)
+        figures = _call_figures(weights, nets, committed, exact=True)
+    return Decision(hand.round, pick, priced, rival if loss > 0 else pick, rival, loss, 0.0,
+                    grade(loss, 0.0, game.rules.stakes.opening), len(worlds),
+                    _effective([w for _, w in worlds]), win, 0.0, figures, exact=True)
 
 
 def price_pair(game: Game, a: Action, b: Action, thens: tuple[str, str], worlds: int,
@@ -696,21 +811,28 @@ def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: 
     return max(clear, key=lambda j: sample.mean(keys[j])[0], default=rival)
 
 
-def _call_figures(sample: _Sample, key: tuple[int, str], committed: int) -> CallFigures:
-    """瞧 against 甩 on the worlds 瞧 was priced on (module doc, step 7)."""
-    xs = sample.values[key]
-    weights = sample.weights[:len(xs)]
+def _needs(means: Sequence[float]) -> float:
+    """The share of worlds 瞧 must end better than 甩 in to break even, from the means of
+    the columns of :func:`_call_figures` (better or not, the gain, the loss)."""
+    share, up, down = means
+    below = up * (1 - share) + down * share
+    return (0.0 if down <= 0 else 1.0) if below <= 0 else min(1.0, down * share / below)
+
+
+def _call_figures(weights: Sequence[float], xs: Sequence[float], committed: int,
+                  exact: bool = False) -> CallFigures:
+    """瞧 against 甩 on the worlds 瞧 was priced on (module doc, step 7): ``xs`` 瞧's net
+    in each, ``weights`` theirs; ``exact``: every world counted (no standard errors)."""
     gains = [x + committed for x in xs]  # 瞧's net minus 甩's, per world
     columns = [[float(d > 0) for d in gains], [max(d, 0.0) for d in gains],
                [max(-d, 0.0) for d in gains]]
-
-    def needs(m: Sequence[float]) -> float:
-        share, up, down = m
-        below = up * (1 - share) + down * share
-        return (0.0 if down <= 0 else 1.0) if below <= 0 else min(1.0, down * share / below)
-
-    share, share_se = weighted_mean(weights, columns[0])
-    need, need_se = _linearised(weights, columns, needs)
+    if exact:
+        means = [sum(w * x for w, x in zip(weights, c, strict=True)) / sum(weights)
+                 for c in columns]
+        share, share_se, need, need_se = means[0], 0.0, _needs(means), 0.0
+    else:
+        share, share_se = weighted_mean(weights, columns[0])
+        need, need_se = _linearised(weights, columns, _needs)
     won = sum(w for w, d in zip(weights, gains, strict=True) if d > 0)
     lost = sum(weights) - won
     up = sum(w * d for w, d in zip(weights, gains, strict=True) if d > 0) / won if won else 0.0
@@ -789,7 +911,7 @@ def decision_json(d: Decision) -> dict[str, Any]:
                      "worlds": p.worlds, "then": p.then} for p in d.options],
         "loss": d.loss, "loss_stderr": d.loss_stderr, "low": d.interval[0],
         "high": d.interval[1], "grade": d.grade,
-        "worlds": d.worlds, "effective_worlds": round(d.effective, 1),
+        "worlds": d.worlds, "effective_worlds": round(d.effective, 1), "exact": d.exact,
         "win": d.win, "win_stderr": d.win_stderr,
         "call": None if d.call is None else {
             "share": d.call.share, "share_stderr": d.call.share_stderr,

@@ -83,11 +83,21 @@ def test_every_sentence_agrees_with_its_figures() -> None:
     assert len(decisions) >= 30
     grades = {d["grade"] for d in decisions}
     assert len(grades) >= 3, grades
+    assert any(d["exact"] for d in decisions) and not all(d["exact"] for d in decisions)
     for d in decisions:
         zh, opening = d["why"], d["opening"]
         low, high = d["loss"] - Z * d["loss_stderr"], d["loss"] + Z * d["loss_stderr"]
+        about = "" if d["exact"] else "约 "
+        if d["exact"]:  # no interval, no error: every world was counted
+            assert d["loss_stderr"] == 0 and d["grade"] != CLOSE
+            assert "把握" not in zh and "±" not in zh and "精确值" in zh, zh
         if d["rival"] == d["chosen"]:
             assert "没有哪种选择明显比你的" in zh and d["grade"] == "好"
+        elif d["exact"]:
+            if d["grade"] == "好":
+                assert d["loss"] < opening / 2 and "算好" in zh
+            else:
+                assert f"发招的 {d['loss'] / opening:.1f} 倍" in zh and d["loss"] >= opening / 2
         else:
             assert f"{chips(low)} 到 {chips(high)}" in zh or (
                 d["loss"] < 0 and f"{chips(-high)} 到 {chips(-low)}" in zh), zh
@@ -101,7 +111,8 @@ def test_every_sentence_agrees_with_its_figures() -> None:
         if d.get("to_call") and call:
             options = {o["kind"]: o for o in d["options"]}
             gap = options["call"]["ev"] - options["fold"]["ev"]
-            share = _number(r"约 ([\d.]+)%（±[\d.]+%）的牌局最后比现在甩牌强", zh)
+            share = _number(r"瞧下去，约 ([\d.]+)%（±[\d.]+%）的牌局最后比现在甩牌强" if about
+                            else r"瞧下去，([\d.]+)% 的牌局最后比现在甩牌强", zh)
             needs = _number(r"至少要 ([\d.]+)%", zh)
             if "所以瞧比甩平均多" in zh:
                 assert share > needs and gap > Z * options["call"]["stderr"]
@@ -109,14 +120,17 @@ def test_every_sentence_agrees_with_its_figures() -> None:
                 assert share < needs and -gap > Z * options["call"]["stderr"]
                 chosen = d["options"][d["chosen"]]["kind"]
                 assert not (d["grade"] == "好" and chosen == "call" and -gap > opening / 2), zh
+            elif d["exact"]:
+                assert "瞧和甩平均一样多" in zh and gap == 0
             else:
                 assert "在误差" in zh and abs(gap) <= Z * options["call"]["stderr"]
-        assert ("这手牌约" in zh) == ("win" in d)
+        assert (f"这手牌{about}" in zh) == ("win" in d)
 
 
 def test_every_sentence_reads_in_english() -> None:
     terms = game_terms()
-    for d in fixed_reviews()[:12]:
+    decisions = fixed_reviews()
+    for d in decisions[:12] + [d for d in decisions if d["exact"]][:4]:
         with translation.override("en"):
             en = _figures({k: v for k, v in d.items() if k not in ("why", "options")}
                           | {"options": [{k: v for k, v in o.items()
@@ -127,4 +141,6 @@ def test_every_sentence_reads_in_english() -> None:
         call = d.get("call")
         if d.get("to_call") and call:
             share, needs = shares(call["share"], call["needs"])
-            assert f"about {share}%" in en and f"at least {needs}%" in en
+            about = "" if d["exact"] else "about "
+            assert f"call, {about}{share}%" in en and f"at least {needs}%" in en
+        assert ("These figures are exact" in en) == d["exact"]

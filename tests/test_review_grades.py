@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 from functools import cache
 from typing import Any
 
@@ -112,25 +111,6 @@ def test_the_loss_is_unbiased_against_independent_worlds() -> None:
             assert abs(d.loss - mean) <= 3 * math.hypot(d.loss_stderr, se), (d, mean, se)
             checked += 1
     assert checked == 3
-
-
-def test_the_error_is_the_spread_from_seed_to_seed_in_round_3() -> None:
-    """Worlds come two to a stratum of the first bot's hands, weakest first: in round 3,
-    where that hand decides most, a price moves far less from seed to seed than
-    independent worlds would make it, and the error a price reports (from the pairs of
-    each stratum) must be that spread: checked over 30 seeds of 60 worlds on the first
-    heads-up round-3 decision of the fixed set."""
-    game, action, start = next(
-        (g.copy(), a, (s[0], list(s[1]))) for data in fixed_hands()
-        for g, a, s in decisions(data["config"], data["log"], 0)
-        if g.hand is not None and g.hand.round == 3 and len(g.hand.order) == 2)
-    other = next(a for a in alternatives(game, 0, action)
-                 if a.kind is not Act.FOLD and a.kind is not action.kind)
-    priced = [price_pair(game, other, action, ("strong", "strong"), 60, seed, start)
-              for seed in range(30)]
-    spread = statistics.stdev(m for m, _ in priced)
-    told = math.sqrt(sum(se * se for _, se in priced) / 30)
-    assert spread > 0 and 0.6 < told / spread < 1.6, (told, spread)
 
 
 def test_call_against_fold_agrees_with_the_table() -> None:

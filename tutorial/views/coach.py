@@ -147,7 +147,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
     the best other alternative, labelled ``rival``; the loss and
     its 95 % interval, the band it falls in), 瞧 against 甩 on the same worlds (the
     share of worlds in which 瞧 ends better than folding now against the share it
-    needs), how often the hand wins at a showdown now, the 皮."""
+    needs), how often the hand wins at a showdown now, the 皮.  Figures priced exactly
+    (``d["exact"]``: every world counted) are said without interval or error, and the
+    sentence says they are exact."""
     opening = max(1, d.get("opening", 1))
     low, high = d["loss"] - Z * d["loss_stderr"], d["loss"] + Z * d["loss_stderr"]
     words: dict[str, Any] = {
@@ -155,10 +157,19 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
         "win": f"{100 * d.get('win', 0):.0f}", "win_se": percent(d.get("win_stderr", 0))}
+    exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
     else:
-        if words["loss"] == "0.0":
+        words |= {"ahead": chips(-d["loss"]), "ahead_low": chips(-high),
+                  "ahead_high": chips(-low)}
+        if exact and words["loss"] == "0.0":
+            first = _("“%(best)s”和你的“%(chosen)s”平均差不多") % words
+        elif exact and d["loss"] >= 0:
+            first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码") % words
+        elif exact:
+            first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码") % words
+        elif words["loss"] == "0.0":
             first = _("“%(best)s”和你的“%(chosen)s”平均差不多，95%% 的把握在 %(low)s 到 "
                       "%(high)s 之间") % words
         elif d["loss"] >= 0:
@@ -166,15 +177,14 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
                       "%(low)s 到 %(high)s 之间") % words
         else:
             first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码，"
-                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % {
-                **words, "ahead": chips(-d["loss"]), "ahead_low": chips(-high),
-                "ahead_high": chips(-low)}
+                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % words
         if d["grade"] == CLOSE:
             lower, upper = (band(x, 0.0, opening) or CLOSE for x in (low, high))
             first += _("：可能算“%(lower)s”，也可能算“%(upper)s”，难分。") % {
                 "lower": _grade_word(lower), "upper": _grade_word(upper)}
         elif d["grade"] == "好" and d["loss"] >= 0:
-            first += _("，都不到发招的一半（%(half)s），算好。") % words
+            first += (_("，不到发招的一半（%(half)s），算好。") if exact else
+                      _("，都不到发招的一半（%(half)s），算好。")) % words
         elif d["grade"] == "好":
             first += _("，算好。")
         else:
@@ -189,24 +199,40 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
                   "needs_se": percent(call["needs_stderr"]), "gain": chips(call["gain"]),
                   "lose": chips(call["loss"]), "gap": chips(abs(gap)),
                   "se": chips(calling["stderr"])}
-        second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局最后比"
-                   "现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，"
-                   "这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
-        if abs(gap) <= Z * calling["stderr"]:
-            second += _("瞧和甩平均差 %(gap)s 个筹码，在误差（±%(se)s）以内。") % words
-        elif gap > 0:
-            second += _("所以瞧比甩平均多 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+        if exact:
+            second = _("瞧要再放 %(call)s。瞧下去，%(share)s%% 的牌局最后比现在甩牌强，平均强 "
+                       "%(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例至少要 "
+                       "%(needs)s%%。") % words
+            if gap == 0:
+                second += _("瞧和甩平均一样多。")
+            elif gap > 0:
+                second += _("所以瞧比甩平均多 %(gap)s 个筹码。") % words
+            else:
+                second += _("所以瞧比甩平均少 %(gap)s 个筹码。") % words
         else:
-            second += _("所以瞧比甩平均少 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+            second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局最后比"
+                       "现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，"
+                       "这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
+            if abs(gap) <= Z * calling["stderr"]:
+                second += _("瞧和甩平均差 %(gap)s 个筹码，在误差（±%(se)s）以内。") % words
+            elif gap > 0:
+                second += _("所以瞧比甩平均多 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+            else:
+                second += _("所以瞧比甩平均少 %(gap)s 个筹码（误差 ±%(se)s）。") % words
     elif d.get("to_call"):
         second = _("瞧要再放 %(call)s。") % words
     else:
         second = _("没人下注，休一分钱不花。")
-    if "win" in d:  # another measure, in a sentence of its own
+    if "win" in d and exact:  # another measure, in a sentence of its own
+        second += _("要是现在就摊牌、谁也不再下注，这手牌 %(win)s%% 的牌局会赢钱。") % words
+    elif "win" in d:
         second += _("要是现在就摊牌、谁也不再下注，这手牌约 %(win)s%%（误差 ±%(win_se)s%%）"
                     "的牌局会赢钱。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
+    if exact:
+        second += _("这些数都是精确值：对方可能拿的每一对暗牌、之后每一种打法都算到了，"
+                    "不是抽样估计。")
     return f"{first}{second}"
 
 

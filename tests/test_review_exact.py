@@ -1,0 +1,130 @@
+"""Exact prices (engine/review.py, ``_Worlds.exact``): heads-up in round 3 the only cards
+the learner cannot see are the other player's two hidden cards, so every pair of kinds
+it may hold and every way the hand may end are counted — no sampling, no error, the same
+figures under every seed — and they agree with the sampled estimate, which is checked
+here against them (issue 20 §1: exact prices where they are feasible)."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from functools import cache
+
+from engine.game import Act, Action, Game
+from engine.review import (
+    CONTINUATIONS,
+    Decision,
+    _endings,
+    _Sample,
+    _Worlds,
+    alternatives,
+    decisions,
+    price_decision,
+    price_pair,
+    weighted_mean,
+)
+from tests.coach_hands import fixed_hands
+
+Spot = tuple[Game, Action, tuple[Game, list[Action]]]
+
+
+@cache
+def spots() -> list[Spot]:
+    """Every betting decision of the fixed hand set (a copy of the table, the action)."""
+    return [(g.copy(), a, (s[0], list(s[1]))) for data in fixed_hands()
+            for g, a, s in decisions(data["config"], data["log"], 0)]
+
+
+def heads_up_round_3() -> list[Spot]:
+    return [s for s in spots() if s[0].hand is not None and s[0].hand.round == 3
+            and len(s[0].hand.order) == 2]
+
+
+def test_heads_up_round_3_is_priced_exactly_and_the_seed_changes_nothing() -> None:
+    found = heads_up_round_3()
+    assert len(found) >= 5
+    for game, action, start in found:
+        d = price_decision(game, action, seed=1, start=start)
+        assert d.exact and d.loss_stderr == 0 and d.win_stderr == 0
+        assert all(o.stderr == 0 for o in d.options)
+        assert d.call is None or d.call.share_stderr == d.call.needs_stderr == 0
+        assert price_decision(game, action, seed=5, start=start) == d
+
+
+def test_other_decisions_are_sampled() -> None:
+    """A folded player's hidden cards, or cards still to come, are unseen too: those
+    decisions are estimated, with errors."""
+    others = [s for s in spots() if s not in heads_up_round_3()]
+    rounds = {s[0].hand.round for s in others if s[0].hand is not None}
+    assert rounds == {1, 2, 3}
+    for game, action, start in others[::9]:
+        d = price_decision(game, action, worlds=40, seed=1, start=start)
+        assert not d.exact and any(o.stderr > 0 for o in d.options)
+
+
+def test_every_ending_is_counted_once() -> None:
+    """In each world the endings of a line (each continuation) have probabilities summing
+    to one."""
+    game, action, start = heads_up_round_3()[0]
+    seat = game.to_act
+    assert seat is not None
+    worlds = _Worlds(game, seat, *start).exact()
+    assert worlds is not None and len(worlds) > 50
+    for g, _ in worlds[::10]:
+        for option in alternatives(game, seat, action):
+            if option.kind is Act.FOLD:
+                continue
+            trial = g.copy()
+            trial.apply(option)
+            out: list[list[tuple[float, int]]] = [[] for _ in CONTINUATIONS]
+            _endings(trial, seat, CONTINUATIONS, 1.0, out)
+            for ends in out:
+                assert ends and math.isclose(sum(p for p, _ in ends), 1.0)
+
+
+def sampled_loss(d: Decision, spot: Spot, seed: int, worlds: int) -> tuple[float, float]:
+    game, action, start = spot
+    options = alternatives(game, 0, action)
+    thens = (d.options[d.rival].then or "strong", d.options[d.chosen].then or "strong")
+    return price_pair(game, options[d.rival], options[d.chosen], thens, worlds, seed, start)
+
+
+def test_the_exact_loss_is_what_sampled_worlds_estimate() -> None:
+    """An independent computation: the same two options priced on sampled worlds (the
+    review's sampler, Bayes weights, play-outs with dice) agree with the exact loss
+    within three standard errors, for every heads-up round-3 decision of the set."""
+    for spot in heads_up_round_3():
+        game, action, start = spot
+        d = price_decision(game, action, seed=1, start=start)
+        if d.rival == d.chosen:
+            continue
+        mean, se = sampled_loss(d, spot, 3, 400)
+        assert abs(d.loss - mean) <= 3 * se + 1e-9, (d.loss, mean, se)
+
+
+def test_sampled_estimates_centre_on_the_exact_price_with_the_errors_they_tell() -> None:
+    """30 seeds of 60 sampled worlds on one decision: their mean lies within three errors
+    of the exact loss (no bias), and their spread is the error each reports."""
+    spot = heads_up_round_3()[0]
+    game, action, start = spot
+    d = price_decision(game, action, seed=1, start=start)
+    assert d.rival != d.chosen
+    priced = [sampled_loss(d, spot, seed, 60) for seed in range(30)]
+    spread = statistics.stdev(m for m, _ in priced)
+    told = math.sqrt(sum(se * se for _, se in priced) / 30)
+    assert 0.6 < told / spread < 1.6, (told, spread)
+    assert abs(statistics.mean(m for m, _ in priced) - d.loss) <= 3 * spread / math.sqrt(30)
+
+
+def test_the_exact_showdown_share_is_what_sampled_worlds_estimate() -> None:
+    for game, action, start in heads_up_round_3()[:3]:
+        d = price_decision(game, action, seed=1, start=start)
+        seat = game.to_act
+        assert seat is not None and game.hand is not None
+        sample = _Sample(_Worlds(game, seat, *start), [], game.hand.committed[seat],
+                         random.Random(4), wins=True)
+        sample.grow(400, [])
+        assert sample.wins is not None
+        win, se = weighted_mean(sample.weights, sample.wins)
+        assert abs(d.win - win) <= 3 * se + 1e-9, (d.win, win, se)
