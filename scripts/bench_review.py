@@ -2,7 +2,8 @@
 computes it, off the request path, tutorial/jobs.py; target p95 ≤ 2 s of one core).
 
 Plays practice sessions as the site does — the learner in seat 0 against three bots
-(``simple``, ``strong`` and ``mixed`` tables, fixed seeds), the learner by a seeded
+(``simple``, ``strong`` and ``mixed`` tables) or one ``strong`` bot (``heads-up``: its
+round-3 decisions are priced exactly), fixed seeds, the learner by a seeded
 random policy that mostly 瞧 / 休 and sometimes 返, 敲 or 甩
 (``tests/coach_hands.py``, :func:`practice_exports`) — and times, at the end of
 every hand, what the worker computes: :func:`tutorial.coach.review_export` on the
@@ -36,7 +37,7 @@ from tutorial.coach import review_export  # noqa: E402
 
 TARGET_MS = 2000.0  # issue 20 §7
 LEVELS = {"simple": ["simple"] * 3, "strong": ["strong"] * 3,
-          "mixed": ["simple", "strong", "simple"]}
+          "mixed": ["simple", "strong", "simple"], "heads-up": ["strong"]}
 
 
 def session(levels: list[str], hands: int, seed: int) -> list[tuple[float, list[float]]]:

@@ -44,7 +44,7 @@ from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.table_store import replayed
 
 HUMAN = 0
-VERSION = 5  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 6  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
