@@ -70,10 +70,13 @@ standard error, computed from the learner's information only:
    瞧's share exceeds the share it needs exactly when 瞧's mean beats 甩's on those
    worlds.  Standard errors by the delta method.
 
-**Exact prices.**  Heads-up in round 3 every card is dealt and the only cards the learner
-cannot see are the other player's two hidden ones: then nothing is sampled
-(:meth:`_Worlds.exact`, :func:`_exactly`).  Every pair of kinds that player may hold is a
-world, weighted by its likelihood (step 2) times the ways to hold it, and in each world
+**Exact prices.**  In round 3 with one other player still in, every card in play is
+dealt and the only ones the learner cannot see are that player's two hidden cards (and
+those of bots that folded, which change nothing but the weights): then nothing is
+sampled (:meth:`_Worlds.exact`, :func:`_exactly`).  Every pair of kinds that player may
+hold is a world, weighted by its likelihood (step 2) times the ways to hold it times
+the folded bots' likelihood summed over the pairs the other cards leave them (at most
+two folded bots that acted: :func:`_folded`), and in each world
 every option with every continuation is followed down every action the policies may
 take, each ending weighted by its probability (:func:`_endings`).  The means, the
 continuations, the rival, the loss, the showdown share and 瞧's figures are then exact:
@@ -289,7 +292,7 @@ class _Worlds:
                 evidence.setdefault(a.seat, []).append(
                     (view(g, a.seat), modelled(g, a.seat), up, a))
             g.apply(a)
-        copies = Counter(c.kind for c in self.pool)
+        self.copies = copies = Counter(c.kind for c in self.pool)
         kinds = sorted(copies, key=lambda k: k.index)
         pairs = [(a, b) for i, a in enumerate(kinds) for b in kinds[i:]
                  if a is not b or copies[a] > 1]
@@ -310,27 +313,37 @@ class _Worlds:
             self.likely.append(_Likely(b, of, copies))
 
     def exact(self) -> list[tuple[Game, float]] | None:
-        """Every world and its Bayes weight, when the only cards ``seat`` cannot see are
-        the two hidden cards of the one bot that acted (heads-up in round 3, every card
-        dealt): a world per pair of kinds it may hold (how the hand ends depends on the
-        kinds only), weighted by that pair's likelihood times the ways to hold it; else
-        None."""
-        if len(self.likely) != 1 or len(self.unseen) != 2 or any(
-                s != self.likely[0].seat for s, _ in self.unseen):
+        """Every world and its Bayes weight, when every card still in play is dealt and
+        the only ones ``seat`` cannot see are the two hidden cards of the one other player
+        still in (round 3, that player a bot that acted) and those of at most two bots
+        that folded: a world per pair of kinds that player may hold (how the hand ends
+        depends on those kinds only), weighted by its likelihood times the ways to hold
+        it times the folded bots' likelihood summed over the pairs the rest of the cards
+        leave them (:meth:`_Likely.left`); else None."""
+        hand = self.base.hand
+        assert hand is not None
+        if not self.likely:
             return None
-        like = self.likely[0]
+        like, folded = self.likely[0], self.likely[1:]
+        if ([s for s in hand.order if not hand.folded[s] and s != self.seat] != [like.seat]
+                or len(folded) > 2 or any(
+                    not hand.folded[s] and (s, i) not in ((like.seat, 0), (like.seat, 1))
+                    for s, i in self.unseen)):
+            return None
         worlds = []
         for ka, kb in like.pairs:
             a, b = self.labels[ka], self.labels[kb]
-            ways = len(a) * (len(a) - 1) // 2 if ka is kb else len(a) * len(b)
-            weight = like.of[ka, kb] * ways
-            if weight > 0:
-                g = self.base.copy()
-                cards = g.hand.cards  # type: ignore[union-attr]
-                for (s, i), label in zip(self.unseen, a[:2] if ka is kb else [a[0], b[0]],
-                                         strict=True):
-                    cards[s][i] = label
-                worlds.append((g, weight))
+            pair = a[:2] if ka is kb else [a[0], b[0]]
+            weight = (like.of[ka, kb] * _ways(ka, kb, self.copies, ())
+                      * _folded(folded, (ka, kb), self.copies))
+            if weight <= 0:
+                continue
+            g = self.base.copy()
+            cards = g.hand.cards  # type: ignore[union-attr]
+            rest = iter(label for label in self.pool_labels if label not in pair)
+            for s, i in self.unseen:  # the folded bots' cards change nothing: any will do
+                cards[s][i] = (pair[i] if s == like.seat else next(rest))
+            worlds.append((g, weight))
         return worlds or None
 
     def draw(self, rng: random.Random, u: float) -> tuple[Game, float]:
@@ -343,9 +356,7 @@ class _Worlds:
         taken: list[Kind] = []
         drawn: dict[tuple[int, int], str] = {}
         for like in self.likely:
-            # the sum of the likelihood over the pairs the bots before left
-            total = like.total - sum(like.row[k] for k in taken) + sum(
-                like.of[ka, kb] for i, ka in enumerate(taken) for kb in taken[i + 1:])
+            total = like.left(taken)  # over the pairs the bots before left
             if total <= 1e-12 * like.total:
                 return g, 0.0
             weight *= total
@@ -385,6 +396,37 @@ class _Likely:
         self.total = self.cumulative[-1]
         self.row = {ka: sum(self.of.get((ka, kb), 0.0) * (n - (ka is kb))
                             for kb, n in copies.items()) for ka in copies}
+
+    def left(self, taken: Sequence[Kind]) -> float:
+        """The likelihood summed over the physical pairs left once cards of the kinds
+        ``taken`` are out of the unseen cards (inclusion and exclusion: a pair holds two
+        cards, so the pairs of two taken cards were subtracted twice)."""
+        return self.total - sum(self.row[k] for k in taken) + sum(
+            self.of[ka, kb] for i, ka in enumerate(taken) for kb in taken[i + 1:])
+
+
+def _ways(ka: Kind, kb: Kind, copies: Counter[Kind], taken: Sequence[Kind]) -> int:
+    """The ways to hold one card of kind ``ka`` and one of ``kb`` among the unseen cards
+    (``copies`` of each kind) once cards of the kinds ``taken`` are out."""
+    na, nb = copies[ka] - taken.count(ka), copies[kb] - taken.count(kb)
+    return na * (na - 1) // 2 if ka is kb else na * nb
+
+
+def _folded(folded: Sequence[_Likely], taken: tuple[Kind, Kind],
+            copies: Counter[Kind]) -> float:
+    """The folded bots' likelihood (at most two of them) summed over the pairs they may
+    hold once the cards ``taken`` are out: the exact weight those pairs give ``taken``."""
+    if not folded:
+        return 1.0
+    if len(folded) == 1:
+        return folded[0].left(taken)
+    first, second = folded
+    total = 0.0
+    for ka, kb in first.pairs:
+        ways = _ways(ka, kb, copies, taken)
+        if ways > 0:  # else those cards are not there to hold
+            total += first.of[ka, kb] * ways * second.left((*taken, ka, kb))
+    return total
 
 
 @lru_cache(maxsize=1 << 16)
