@@ -35,14 +35,17 @@ def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -
     html = client.get(f"/coach/{tid}/1/").content.decode()
     data = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data
     assert data["decisions"]
+    assert {d["exact"] for d in data["decisions"]} == {True, False}
     for d in data["decisions"]:
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
-        assert (f"这手牌约 {100 * d['win']:.0f}%（误差 ±{percent(d['win_stderr'])}%）"
+        assert (f"这手牌 {100 * d['win']:.0f}% 的牌局会赢钱" if d["exact"] else
+                f"这手牌约 {100 * d['win']:.0f}%（误差 ±{percent(d['win_stderr'])}%）"
                 "的牌局会赢钱") in html
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     for d in data["decisions"]:
-        assert (f"come out ahead in about {100 * d['win']:.0f}% of the deals "
+        assert (f"come out ahead in {100 * d['win']:.0f}% of the deals." if d["exact"] else
+                f"come out ahead in about {100 * d['win']:.0f}% of the deals "
                 f"(± {percent(d['win_stderr'])}%)") in html
 
 
