@@ -235,14 +235,18 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
         return json.dumps({"decisions": report}, ensure_ascii=False)
     lines = []
     for d in report:
-        lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，95% 区间 "
-                     f"{d['low']:.1f} 到 {d['high']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
-                     f"{100 * d['win_stderr']:.0f}%）")
+        if d["exact"]:  # every world counted: no interval, no error
+            lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，精确；"
+                         f"比到底赢 {100 * d['win']:.0f}%）")
+        else:
+            lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，95% 区间 "
+                         f"{d['low']:.1f} 到 {d['high']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
+                         f"{100 * d['win_stderr']:.0f}%）")
         for i, o in enumerate(d["options"]):
             mark = "★" if i == d["best"] else "→" if i == d["chosen"] else " "
             amount = f" {o['amount']}" if "amount" in o else ""
-            lines.append(f"  {mark} {Act(o['kind']).label}{amount} 期望 {o['ev']:+.1f} ± "
-                         f"{o['stderr']:.1f}")
+            error = f"± {o['stderr']:.1f}" if o["stderr"] or not d["exact"] else "精确"
+            lines.append(f"  {mark} {Act(o['kind']).label}{amount} 期望 {o['ev']:+.1f} {error}")
     return "\n".join(lines)
 
 

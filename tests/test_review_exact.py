@@ -8,9 +8,12 @@ feasible)."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 from functools import cache
 from itertools import combinations
 
@@ -162,3 +165,15 @@ def test_the_folded_bots_weigh_as_every_pair_of_cards_they_may_hold() -> None:
                     folded[1].of[card_by_label(b[0]).kind, card_by_label(b[1]).kind]
                     for b in combinations([c for c in rest if c not in a], 2))
         assert math.isclose(_folded(folded, (ka, kb), worlds.copies), slow, rel_tol=1e-9)
+
+
+def test_the_cli_says_exact_where_nothing_was_sampled() -> None:
+    data = next(d for d in fixed_hands()
+                if any(g.hand is not None and g.hand.round == 3 and len(g.in_hand()) == 2
+                       for g, _, _ in decisions(d["config"], d["log"], 0)))
+    out = subprocess.run([sys.executable, "-m", "engine", "review", "--worlds", "30"],
+                         input=json.dumps(data), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rounds = [line for line in out.stdout.splitlines() if line.startswith("第 ")]
+    assert any("精确" in line and "区间" not in line for line in rounds), out.stdout
+    assert any("95% 区间" in line for line in rounds), out.stdout
