@@ -78,6 +78,16 @@ def test_a_group_span_is_glossed_once_and_inside_brackets_without_new_ones() -> 
     assert link_first_uses(html, english=False) == html
 
 
+def test_two_groups_of_one_name_are_glossed_once() -> None:
+    """R8-R7 and R8-B7 are both 人十五: the name is glossed at its first use only (the
+    browser test met them in a random deal, glossed twice)."""
+    with translation.override("en"):
+        html = (f"<p>{group_html(Group.parse('R8 R7'))} and "
+                f"{group_html(Group.parse('R8 B7'))}</p>")
+        out = re.sub(r"<[^>]+>", "", link_first_uses(html, english=True))
+    assert out == "人十五 (rén shí wǔ, Man fifteen) and 人十五"
+
+
 def test_every_group_has_pinyin_and_an_english_gloss() -> None:
     """The gloss an English page gives at a group's first use exists for every group (大鬼
     with a 4, the one unnamed group of zero points, had none: 零点 was not translated)."""

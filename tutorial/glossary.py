@@ -268,8 +268,8 @@ class _Linker:
             text = rest
 
 
-def _group_gloss(attrs: str) -> tuple[str, str] | None:
-    """(group code, its escaped gloss) of an element marked ``data-group="…"``."""
+def _group_gloss(attrs: str) -> str | None:
+    """The escaped gloss of the group of an element marked ``data-group="…"``."""
     match = _DATA_GROUP.search(attrs)
     if match is None:
         return None
@@ -277,14 +277,14 @@ def _group_gloss(attrs: str) -> tuple[str, str] | None:
         group = Group.parse(match.group(1))
     except CardError:
         return None
-    return group.code, _gloss(*group_name(group))
+    return _gloss(*group_name(group))
 
 
 def link_first_uses(html: str, english: bool) -> str:
     """``html`` with the first use of each glossary term linked (and glossed in English),
     and on English pages the first use of each group name glossed."""
     linker = _Linker(english)
-    groups_seen: set[str] = set()
+    glossed_names: set[str] = set()  # by gloss: R8-R7 and R8-B7 are both 人十五, glossed once
     tokens = _TOKENS.split(html)
     # stack entries: (tag, skipped, chinese): chinese = inside a lang="zh" element
     stack: list[tuple[str, bool, bool]] = []
@@ -323,9 +323,9 @@ def link_first_uses(html: str, english: bool) -> str:
             if group is not None and not (stack and stack[-1][1]) \
                     and not _SKIPPING_ATTRS.search(attrs):
                 skipped = True  # its name is glossed as a group, not as a term
-                if group[0] not in groups_seen:
-                    groups_seen.add(group[0])
-                    pending.append((len(stack) + 1, group[1], i))
+                if group not in glossed_names:
+                    glossed_names.add(group)
+                    pending.append((len(stack) + 1, group, i))
             stack.append((name, skipped, chinese))
             continue
         if not token.strip() or (stack and stack[-1][1]):
