@@ -57,7 +57,7 @@ def test_answer_each_kind_with_htmx(live_server: Any, browser_page: Any, screens
     assert "答对了" in verdict.inner_text()
     assert page.evaluate("window.__noReload") is True  # swapped, not reloaded
     # focus moves to the verdict right after the swap (fails after the default timeout)
-    page.wait_for_function("document.activeElement.classList.contains('quiz-verdict')")
+    page.wait_for_function("() => document.activeElement.classList.contains('quiz-verdict')")
     axe(page)
     screenshot(page, f"quiz-{slug}-{level}-feedback")
 

@@ -99,7 +99,7 @@ def test_tampered_value_shows_one_message_in_the_board(browser_page: Any, live_s
     assert page.locator("#htmx-status").count() == 0  # the site-wide "went wrong" stays quiet
     text = page.inner_text(".table-error")
     assert "返招至少要到 10" in text and "Not allowed" not in text
-    page.wait_for_function("document.activeElement.classList.contains('table-error')")
+    page.wait_for_function("() => document.activeElement.classList.contains('table-error')")
     assert _state(url) == before
     assert page.locator("button[data-act=call]").count() == 1  # still your turn
     screenshot(page, "table-error-400")

@@ -26,7 +26,7 @@ def test_click_and_arrow_through_a_walkthrough(
     page.locator("[data-wt-next]").click()
     page.wait_for_url(base + "2/")
     assert "甲" in page.locator("#wt-step-title").inner_text()
-    page.wait_for_function("document.activeElement.id === 'wt-step-title'")
+    page.wait_for_function("() => document.activeElement.id === 'wt-step-title'")
     assert page.title().startswith("甲分牌")
     # keyboard arrows
     for n in range(3, 8):
