@@ -39,7 +39,7 @@ from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
 from tutorial.fragments import is_htmx
-from tutorial.models_night import Night, night_by_token
+from tutorial.models_night import night_by_token
 from tutorial.pagecache import same_for_newcomers
 from tutorial.rulesets import RULES_LABELS
 from tutorial.visitor_text import clean, key
@@ -374,7 +374,7 @@ def _calc(request: HttpRequest) -> HttpResponse:
     data = request.GET
     table = parse_query(data)
     night_token = data.get("night", "")[:64]
-    night = _night_for(night_token)
+    night = night_by_token(night_token)
     if night is not None and not table.filled:
         _prefill(table, [p.name for p in night.active_players()])
     result = None
@@ -427,8 +427,3 @@ def _used_counts(table: CalcTable) -> list[tuple[Kind, int]]:
             except CardError:
                 pass
     return [(k, max(k.copies - used[k], 0)) for k in KINDS]
-
-
-def _night_for(token: str) -> Night | None:
-    """The night whose organiser token this is (or None)."""
-    return night_by_token(token) if token else None

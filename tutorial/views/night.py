@@ -64,6 +64,8 @@ NAME_MAX = 20
 BOBO_MAX = 10_000_000
 HANDS_PER_PAGE = 50  # hands listed per page (newest first; ?page=2 … the older ones)
 CHART_POINTS = 50  # points per line of the chart, however long the night
+
+
 def _night_or_404(**lookup: str) -> Night:
     value = next(iter(lookup.values()))
     if not TOKEN_RE.fullmatch(value):
