@@ -295,6 +295,10 @@ def test_review_steps_through_the_hand(played: tuple[Client, str]) -> None:
     fragment = r.content.decode()
     assert r.status_code == 200 and "<html" not in fragment and f"第 {last} / {last} 步" in fragment
     assert f"?step={last + 1}" not in fragment
+    restore = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+    for query in ({"step": str(last)}, {}):  # an htmx history restore needs the page
+        page = client.get(f"/coach/{tid}/1/", query, headers=restore)
+        assert page.status_code == 200 and "<html" in page.content.decode()
     for bad in ("x", "-5", "99999"):  # clamped to the hand
         assert client.get(f"/coach/{tid}/1/", {"step": bad}).status_code == 200
 

@@ -78,6 +78,8 @@ def test_full_page_and_fragment(client: Client) -> None:
         assert "src=" in tag
     fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert fragment.lstrip().startswith('<section id="board"') and "<html" not in fragment
+    restore = client.get(url, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert "<html" in restore.content.decode()  # an htmx history restore needs the page
 
 
 def test_other_visitors_cannot_see_or_act(client: Client) -> None:

@@ -34,6 +34,7 @@ from engine.numbers import NumberError, parse_int
 from engine.review import CLOSE, Z, band, grade
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import reader_key
+from tutorial.fragments import is_htmx
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.pagecache import same_for_newcomers
@@ -269,10 +270,10 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
                    **_progress(request, jobs.review_key(table.id, number), here,
                                reverse("coach-review-ask", args=[table.id, number]),
                                auto=True)}
-        if getattr(request, "htmx", False):
+        if is_htmx(request):
             return render(request, "coach/computing.html#progress", context)
         return render(request, "coach/computing.html", context)
-    if getattr(request, "htmx", False) and "step" not in request.GET:
+    if is_htmx(request) and "step" not in request.GET:
         # polled (or asked) from the progress, and the review is in: the whole page
         return HttpResponse(headers={"HX-Refresh": "true"})
     row = table.hands.get(number=number)
@@ -286,7 +287,7 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
                "replay": _step(row, step, decisions)}
-    if getattr(request, "htmx", False) and "step" in request.GET:
+    if is_htmx(request) and "step" in request.GET:
         return render(request, "coach/review.html#replay", context)
     return render(request, "coach/review.html", context)
 
@@ -417,7 +418,7 @@ def _answer(request: HttpRequest, context: dict[str, Any], status: int,
             retarget: bool = False) -> HttpResponse:
     """The answer (htmx: the fragment); ``retarget``: it replaces the whole ``#answer``
     of a page that was polling for it."""
-    fragment = getattr(request, "htmx", False)
+    fragment = is_htmx(request)
     response = render(request, "coach/retry.html#answer" if fragment else "coach/retry.html",
                       context, status=status)
     if retarget:

@@ -44,6 +44,7 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
 from tutorial.accounts import reader_key, writer_key
+from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
 from tutorial.pagecache import same_for_newcomers
@@ -394,7 +395,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
 def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: str | None = None,
             status: int = 200, hint: bool = False) -> HttpResponse:
     context = _board(request, table, game, error, hint)
-    name = "table/table.html#board" if getattr(request, "htmx", False) else "table/table.html"
+    name = "table/table.html#board" if is_htmx(request) else "table/table.html"
     return render(request, name, context, status=status)
 
 
@@ -473,7 +474,7 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
 
 
 def _after_post(request: HttpRequest, table: PracticeTable, game: Game) -> HttpResponse:
-    if getattr(request, "htmx", False):
+    if is_htmx(request):
         return _render(request, table, game)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 
