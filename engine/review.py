@@ -13,11 +13,16 @@ standard error, computed from the learner's information only:
    :func:`engine.bots.distribution` gave that action (the bots' policies are explicit
    distributions computed from what each bot saw, so this is exact).  A bot sees only
    its own cards and what is public, so that product depends on the unseen cards only
-   through each bot's two hidden cards: each bot's pair is drawn in proportion to its
-   likelihood (exact over the pairs of kinds), the rest dealt at random, and the world
-   keeps the importance weight of that proposal (:class:`_Worlds`): the same posterior
-   as weighing uniformly dealt worlds, without spending play-outs on worlds that hardly
-   count (the effective number of worlds stays close to the number sampled).
+   through each bot's two hidden cards.  The bots' pairs are drawn one bot after the
+   other, each in proportion to its likelihood times the likelihood of the next bots
+   (the next two for the first bot, the next one after that) summed exactly over the
+   pairs they may then hold (over the pairs of kinds: :meth:`_Worlds._table`); the rest
+   is dealt at random, and the world keeps the importance weight of that proposal
+   against the posterior.  With at most three bots that acted (every table of up to
+   four seats) the worlds come from the posterior itself and all weigh the same; with
+   more, the weights stay close to one another.  (Before, each bot's pair was drawn by
+   its own likelihood alone: where folded bots' actions pointed at few pairs the
+   weights spread, and a self-normalised mean over 100 worlds came out biased.)
    **Strata.**  The first bot's pair (a bot still in the hand) is drawn stratified:
    its pairs are ordered by the strength of its hand with the cards it shows, and a
    batch of ``n`` worlds takes two worlds from each of ``n / 2`` equal slices of their
@@ -76,7 +81,7 @@ those of bots that folded, which change nothing but the weights): then nothing i
 sampled (:meth:`_Worlds.exact`, :func:`_exactly`).  Every pair of kinds that player may
 hold is a world, weighted by its likelihood (step 2) times the ways to hold it times
 the folded bots' likelihood summed over the pairs the other cards leave them (at most
-two folded bots that acted: :func:`_folded`), and in each world
+two folded bots that acted: :func:`_summed`), and in each world
 every option with every continuation is followed down every action the policies may
 take, each ending weighted by its probability (:func:`_endings`).  The means, the
 continuations, the rival, the loss, the showdown share and 瞧's figures are then exact:
@@ -103,7 +108,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bots import (
     Policy,
@@ -264,12 +269,12 @@ class _Worlds:
     A bot's policy sees only its own cards and what is public, so the chance of its
     actions so far depends on the unseen cards through its own two hidden cards alone:
     the Bayes weight of a world is the product, over the bots, of a likelihood of their
-    hidden pair.  Each bot's pair is drawn in proportion to that likelihood from the
-    cards still unseen (exact over the pairs of kinds), the rest of the unseen cards are
-    shuffled into every other unseen place, and the world keeps as its weight the
-    product of the normalising sums (the importance weight of this proposal against
-    the posterior: the same posterior as weighing uniformly dealt worlds, with far
-    fewer wasted worlds when the bots have acted)."""
+    hidden pair.  The bots' pairs are drawn from the cards still unseen one bot after
+    the other, with the next bots' likelihood looked ahead to (:meth:`draw`), the rest
+    of the unseen cards are shuffled into every other unseen place, and the world keeps
+    the importance weight of this proposal against the posterior (the same posterior as
+    weighing uniformly dealt worlds; with at most three bots that acted, every world
+    weighs the same)."""
 
     def __init__(self, game: Game, seat: int, first: Game, past: Sequence[Action]) -> None:
         hand = game.hand
@@ -311,6 +316,10 @@ class _Worlds:
                 of = dict(sorted(of.items(), key=lambda item: strength(
                     _sorted((*item[0], *shown)), rules)))
             self.likely.append(_Likely(b, of, copies))
+        self.tables: dict[tuple[int, tuple[Kind, ...]], _Table] = {}
+        # a table's total below this share of its bots' likelihood is no world at all
+        self.scale = [math.prod(like.total for like in self.likely[j:j + (3 if j == 0 else 2)])
+                      for j in range(len(self.likely))]
 
     def exact(self) -> list[tuple[Game, float]] | None:
         """Every world and its Bayes weight, when every card still in play is dealt and
@@ -331,13 +340,12 @@ class _Worlds:
                     for s, i in self.unseen)):
             return None
         worlds = []
-        for ka, kb in like.pairs:
-            a, b = self.labels[ka], self.labels[kb]
-            pair = a[:2] if ka is kb else [a[0], b[0]]
-            weight = (like.of[ka, kb] * _ways(ka, kb, self.copies, ())
-                      * _folded(folded, (ka, kb), self.copies))
+        table = self._table(0, ())
+        for (ka, kb), weight in zip(table.pairs, table.weights, strict=True):
             if weight <= 0:
                 continue
+            a, b = self.labels[ka], self.labels[kb]
+            pair = a[:2] if ka is kb else [a[0], b[0]]
             g = self.base.copy()
             cards = g.hand.cards  # type: ignore[union-attr]
             rest = iter(label for label in self.pool_labels if label not in pair)
@@ -346,30 +354,62 @@ class _Worlds:
             worlds.append((g, weight))
         return worlds or None
 
+    def _table(self, j: int, taken: tuple[Kind, ...]) -> _Table:
+        """Bot ``j``'s pairs of kinds once cards of the kinds ``taken`` are out (kept:
+        worlds meet the same cards out again)."""
+        key = (j, taken)
+        if key not in self.tables:
+            like = self.likely[j]
+            after = self.likely[j + 1:j + (3 if j == 0 else 2)]
+            ways = [_ways(ka, kb, self.copies, taken) for ka, kb in like.pairs]
+            ahead = [max(0.0, _summed(after, (*taken, ka, kb), self.copies)) if w else 0.0
+                     for (ka, kb), w in zip(like.pairs, ways, strict=True)]
+            weights = [like.of[pair] * w * a
+                       for pair, w, a in zip(like.pairs, ways, ahead, strict=True)]
+            self.tables[key] = _Table(like.pairs, weights, list(accumulate(weights)), ahead)
+        return self.tables[key]
+
     def draw(self, rng: random.Random, u: float) -> tuple[Game, float]:
         """A world (a copy of the table with every unseen card dealt) and its weight
         (0: no world explains the bots' actions); ``u`` in [0, 1) picks the first bot's
-        pair (its place in the pairs' cumulative likelihood, weakest hands first)."""
+        pair (its place in the pairs' cumulative weight, weakest hands first).
+
+        Each bot's pair is drawn in proportion to its weight in :meth:`_table` given the
+        cards the bots before it hold; the world's weight is the product, over the bots,
+        of the table's total over the weight the bot before it gave those cards (the
+        importance weight against the posterior).  With at most three bots that acted
+        the tables look ahead to every later bot, so worlds come from the posterior
+        itself and all weigh the same.  The last bot's table looks ahead to nobody: its
+        pair is drawn from its table before any card was out, again until none of its
+        cards is taken (the same distribution, without a table for every world; its
+        total is :meth:`_Likely.left`)."""
         g = self.base.copy()
         cards = g.hand.cards  # type: ignore[union-attr]
         weight = 1.0
-        taken: list[Kind] = []
+        ahead = 1.0  # what the bot before gave the cards taken: its lookahead's sum
+        taken: tuple[Kind, ...] = ()
         drawn: dict[tuple[int, int], str] = {}
-        for like in self.likely:
-            total = like.left(taken)  # over the pairs the bots before left
-            if total <= 1e-12 * like.total:
+        last = len(self.likely) - 1
+        for j, like in enumerate(self.likely):
+            table = self._table(j, () if j == last else taken)
+            total = like.left(taken) if j == last else table.cumulative[-1]
+            if total <= 1e-12 * self.scale[j]:
                 return g, 0.0
-            weight *= total
-            while True:  # a pair in proportion to its likelihood, among those left
-                i = min(bisect(like.cumulative, (rng.random() if like is not self.likely[0]
-                                                 else u) * like.total), len(like.pairs) - 1)
-                ka, kb = like.pairs[i]
-                pair = (rng.sample(self.labels[ka], 2) if ka is kb else
-                        [rng.choice(self.labels[ka]), rng.choice(self.labels[kb])])
-                if not set(pair) & set(drawn.values()):
+            weight *= total / ahead
+            used = set(drawn.values())
+            while True:  # the last bot: again while a card is taken; the others: once
+                i = min(bisect(table.cumulative, (u if j == 0 else rng.random())
+                               * table.cumulative[-1]), len(table.pairs) - 1)
+                ka, kb = table.pairs[i]
+                free_a, free_b = ([c for c in self.labels[k] if j == last or c not in used]
+                                  for k in (ka, kb))
+                pair = (rng.sample(free_a, 2) if ka is kb else
+                        [rng.choice(free_a), rng.choice(free_b)])
+                if not set(pair) & used:
                     break
+            ahead = table.ahead[i]
             drawn[like.seat, 0], drawn[like.seat, 1] = pair
-            taken += (ka, kb)
+            taken = _sorted((*taken, ka, kb))
         used = set(drawn.values())
         rest = [label for label in self.pool_labels if label not in used]
         rng.shuffle(rest)
@@ -379,21 +419,31 @@ class _Worlds:
         return g, weight
 
 
+class _Table(NamedTuple):
+    """One bot's pairs of kinds once some cards are out (:meth:`_Worlds._table`): each
+    pair's weight (its likelihood × the ways to hold it × ``ahead``), their cumulative
+    sum, and ``ahead``: the likelihood of the bots after it summed over the pairs they
+    may then hold (the next two bots for the first bot, the next one for the others:
+    :func:`_summed`)."""
+
+    pairs: list[tuple[Kind, Kind]]
+    weights: list[float]
+    cumulative: list[float]
+    ahead: list[float]
+
+
 class _Likely:
     """One bot's likelihood of each pair of kinds as its hidden cards (``of``), with
-    what :meth:`_Worlds.draw` needs: the pairs' cumulative weight over the unseen
-    physical cards, their total, and per kind the likelihood summed over the pairs one
-    card of that kind makes with the others."""
+    what :meth:`left` needs: the likelihood summed over the unseen physical pairs
+    (``total``), and per kind the likelihood summed over the pairs one card of that
+    kind makes with the others."""
 
     def __init__(self, seat: int, of: dict[tuple[Kind, Kind], float],
                  copies: Counter[Kind]) -> None:
         self.seat = seat
         self.of = of | {(kb, ka): p for (ka, kb), p in of.items()}
         self.pairs = list(of)
-        self.cumulative = list(accumulate(
-            p * (copies[ka] * (copies[ka] - 1) // 2 if ka is kb else copies[ka] * copies[kb])
-            for (ka, kb), p in of.items()))
-        self.total = self.cumulative[-1]
+        self.total = sum(p * _ways(ka, kb, copies, ()) for (ka, kb), p in of.items())
         self.row = {ka: sum(self.of.get((ka, kb), 0.0) * (n - (ka is kb))
                             for kb, n in copies.items()) for ka in copies}
 
@@ -412,15 +462,15 @@ def _ways(ka: Kind, kb: Kind, copies: Counter[Kind], taken: Sequence[Kind]) -> i
     return na * (na - 1) // 2 if ka is kb else na * nb
 
 
-def _folded(folded: Sequence[_Likely], taken: tuple[Kind, Kind],
-            copies: Counter[Kind]) -> float:
-    """The folded bots' likelihood (at most two of them) summed over the pairs they may
-    hold once the cards ``taken`` are out: the exact weight those pairs give ``taken``."""
-    if not folded:
+def _summed(bots: Sequence[_Likely], taken: Sequence[Kind], copies: Counter[Kind]) -> float:
+    """The likelihood of ``bots`` (at most two) summed over the pairs they may hold
+    once cards of the kinds ``taken`` are out: the exact weight those pairs give
+    ``taken``."""
+    if not bots:
         return 1.0
-    if len(folded) == 1:
-        return folded[0].left(taken)
-    first, second = folded
+    if len(bots) == 1:
+        return bots[0].left(taken)
+    first, second = bots
     total = 0.0
     for ka, kb in first.pairs:
         ways = _ways(ka, kb, copies, taken)

@@ -22,8 +22,8 @@ from engine.review import (
     CONTINUATIONS,
     Decision,
     _endings,
-    _folded,
     _Sample,
+    _summed,
     _Worlds,
     alternatives,
     decisions,
@@ -140,8 +140,8 @@ def test_the_exact_showdown_share_is_what_sampled_worlds_estimate() -> None:
         assert abs(d.win - win) <= 3 * se + 1e-9, (d.win, win, se)
 
 
-def test_the_folded_bots_weigh_as_every_pair_of_cards_they_may_hold() -> None:
-    """:func:`_folded` (inclusion and exclusion over kinds) against a slower, independent
+def test_the_summed_bots_weigh_as_every_pair_of_cards_they_may_hold() -> None:
+    """:func:`_summed` (inclusion and exclusion over kinds) against a slower, independent
     sum over every pair of physical cards each folded bot may hold, on a four-seat spot
     with two folded bots that acted."""
     game, _, start = next(s for s in round_3_one_left()
@@ -164,7 +164,7 @@ def test_the_folded_bots_weigh_as_every_pair_of_cards_they_may_hold() -> None:
                 slow += first * sum(
                     folded[1].of[card_by_label(b[0]).kind, card_by_label(b[1]).kind]
                     for b in combinations([c for c in rest if c not in a], 2))
-        assert math.isclose(_folded(folded, (ka, kb), worlds.copies), slow, rel_tol=1e-9)
+        assert math.isclose(_summed(folded, (ka, kb), worlds.copies), slow, rel_tol=1e-9)
 
 
 def test_the_cli_says_exact_where_nothing_was_sampled() -> None:
