@@ -113,7 +113,9 @@ def test_fold_is_exact_and_every_alternative_is_priced() -> None:
     fold = decision.options[0]
     assert fold.ev == -hand.committed[0] and fold.stderr == 0
     assert all(p.stderr > 0 for p in decision.options[1:])
-    assert decision.effective <= decision.worlds and decision.worlds >= 40
+    # at most as many effective worlds as drawn (as many when all weigh the same: up to
+    # the sum's rounding)
+    assert decision.effective <= decision.worlds * (1 + 1e-9) and decision.worlds >= 40
 
 
 @pytest.mark.parametrize("seed", [5, 9])
