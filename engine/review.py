@@ -471,11 +471,20 @@ def _summed(bots: Sequence[_Likely], taken: Sequence[Kind], copies: Counter[Kind
     if len(bots) == 1:
         return bots[0].left(taken)
     first, second = bots
+    # second.left((*taken, ka, kb)), expanded: what is left once ``taken`` is out, less
+    # the pairs a card of ka or of kb makes, plus those counted twice (ka with kb, each
+    # with the taken cards); inline, as this runs for every pair of the first bot
+    left = second.left(taken)
+    out = Counter(taken)
+    cross = {k: sum(second.of.get((x, k), 0.0) for x in taken) for k in copies}
     total = 0.0
     for ka, kb in first.pairs:
-        ways = _ways(ka, kb, copies, taken)
+        na, nb = copies[ka] - out[ka], copies[kb] - out[kb]
+        ways = na * (na - 1) // 2 if ka is kb else na * nb
         if ways > 0:  # else those cards are not there to hold
-            total += first.of[ka, kb] * ways * second.left((*taken, ka, kb))
+            total += first.of[ka, kb] * ways * (
+                left - second.row[ka] - second.row[kb] + second.of[ka, kb]
+                + cross[ka] + cross[kb])
     return total
 
 
