@@ -15,12 +15,13 @@ standard error, computed from the learner's information only:
    its own cards and what is public, so that product depends on the unseen cards only
    through each bot's two hidden cards.  The bots' pairs are drawn one bot after the
    other, each in proportion to its likelihood times the likelihood of the next bots
-   (the next two for the first bot, the next one after that) summed exactly over the
+   (the next two for the first bot, the next one for the second) summed exactly over the
    pairs they may then hold (over the pairs of kinds: :meth:`_Worlds._table`); the rest
    is dealt at random, and the world keeps the importance weight of that proposal
    against the posterior.  With at most three bots that acted (every table of up to
    four seats) the worlds come from the posterior itself and all weigh the same; with
-   more, the weights stay close to one another.  (Before, each bot's pair was drawn by
+   more, the bots from the fourth on are drawn by their own likelihood, and their
+   weights vary as they did for every bot before.  (Before, each bot's pair was drawn by
    its own likelihood alone: where folded bots' actions pointed at few pairs the
    weights spread, and a self-normalised mean over 100 worlds came out biased.)
    **Strata.**  The first bot's pair (a bot still in the hand) is drawn stratified:
@@ -160,6 +161,7 @@ RESELECT = 1  # times a better option found on the evaluation worlds is priced a
 CONTINUATIONS = ("strong", "qiao", "call")  # the learner's later decisions (module doc)
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
 CLOSE = "难分"  # too close to call: the loss's 95 % interval crosses a grade's boundary
+AHEAD = (2, 1)  # how many later bots the first and the second bot's draws look ahead to
 
 
 class ReviewError(ValueError):
@@ -318,7 +320,7 @@ class _Worlds:
             self.likely.append(_Likely(b, of, copies))
         self.tables: dict[tuple[int, tuple[Kind, ...]], _Table] = {}
         # a table's total below this share of its bots' likelihood is no world at all
-        self.scale = [math.prod(like.total for like in self.likely[j:j + (3 if j == 0 else 2)])
+        self.scale = [math.prod(like.total for like in [self.likely[j], *self._after(j)])
                       for j in range(len(self.likely))]
 
     def exact(self) -> list[tuple[Game, float]] | None:
@@ -354,13 +356,19 @@ class _Worlds:
             worlds.append((g, weight))
         return worlds or None
 
+    def _after(self, j: int) -> list[_Likely]:
+        """The bots bot ``j``'s table looks ahead to: the next two for the first bot, the
+        next one for the second, none for the others (a table for every world's cards
+        would cost more than their weights' spread)."""
+        return self.likely[j + 1:j + 1 + (AHEAD[j] if j < len(AHEAD) else 0)]
+
     def _table(self, j: int, taken: tuple[Kind, ...]) -> _Table:
         """Bot ``j``'s pairs of kinds once cards of the kinds ``taken`` are out (kept:
         worlds meet the same cards out again)."""
         key = (j, taken)
         if key not in self.tables:
             like = self.likely[j]
-            after = self.likely[j + 1:j + (3 if j == 0 else 2)]
+            after = self._after(j)
             ways = [_ways(ka, kb, self.copies, taken) for ka, kb in like.pairs]
             ahead = [max(0.0, _summed(after, (*taken, ka, kb), self.copies)) if w else 0.0
                      for (ka, kb), w in zip(like.pairs, ways, strict=True)]
@@ -379,29 +387,29 @@ class _Worlds:
         of the table's total over the weight the bot before it gave those cards (the
         importance weight against the posterior).  With at most three bots that acted
         the tables look ahead to every later bot, so worlds come from the posterior
-        itself and all weigh the same.  The last bot's table looks ahead to nobody: its
-        pair is drawn from its table before any card was out, again until none of its
-        cards is taken (the same distribution, without a table for every world; its
-        total is :meth:`_Likely.left`)."""
+        itself and all weigh the same.  A bot whose table looks ahead to nobody (the
+        last, and every bot from the third on) has its pair drawn from its table before
+        any card was out, again until none of its cards is taken (the same distribution,
+        without a table for every world; its total is :meth:`_Likely.left`)."""
         g = self.base.copy()
         cards = g.hand.cards  # type: ignore[union-attr]
         weight = 1.0
         ahead = 1.0  # what the bot before gave the cards taken: its lookahead's sum
         taken: tuple[Kind, ...] = ()
         drawn: dict[tuple[int, int], str] = {}
-        last = len(self.likely) - 1
         for j, like in enumerate(self.likely):
-            table = self._table(j, () if j == last else taken)
-            total = like.left(taken) if j == last else table.cumulative[-1]
+            alone = not self._after(j)
+            table = self._table(j, () if alone else taken)
+            total = like.left(taken) if alone else table.cumulative[-1]
             if total <= 1e-12 * self.scale[j]:
                 return g, 0.0
             weight *= total / ahead
             used = set(drawn.values())
-            while True:  # the last bot: again while a card is taken; the others: once
+            while True:  # alone: again while a card is taken; else once
                 i = min(bisect(table.cumulative, (u if j == 0 else rng.random())
                                * table.cumulative[-1]), len(table.pairs) - 1)
                 ka, kb = table.pairs[i]
-                free_a, free_b = ([c for c in self.labels[k] if j == last or c not in used]
+                free_a, free_b = ([c for c in self.labels[k] if alone or c not in used]
                                   for k in (ka, kb))
                 pair = (rng.sample(free_a, 2) if ka is kb else
                         [rng.choice(free_a), rng.choice(free_b)])
