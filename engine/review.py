@@ -27,7 +27,7 @@ standard error, computed from the learner's information only:
    **Strata.**  The first bot's pair (a bot still in the hand) is drawn stratified:
    its pairs are ordered by the strength of its hand with the cards it shows, and a
    batch of ``n`` worlds takes two worlds from each of ``n / 2`` equal slices of their
-   cumulative likelihood (:meth:`_Sample.grow`).  Where that hand decides most (round
+   cumulative weight (:meth:`_Sample.grow`).  Where that hand decides most (round
    3, every card dealt) the estimates move two to three times less from seed to seed
    than with independent worlds; the standard errors come from the two worlds of each
    slice (:func:`_spread`), so they tell that spread, no less.  (Before any bot has
