@@ -369,7 +369,8 @@ class _Worlds:
         if key not in self.tables:
             like = self.likely[j]
             after = self._after(j)
-            ways = [_ways(ka, kb, self.copies, taken) for ka, kb in like.pairs]
+            out = Counter(taken)
+            ways = [_ways(ka, kb, self.copies, out) for ka, kb in like.pairs]
             ahead = [max(0.0, _summed(after, (*taken, ka, kb), self.copies)) if w else 0.0
                      for (ka, kb), w in zip(like.pairs, ways, strict=True)]
             weights = [like.of[pair] * w * a
@@ -451,7 +452,7 @@ class _Likely:
         self.seat = seat
         self.of = of | {(kb, ka): p for (ka, kb), p in of.items()}
         self.pairs = list(of)
-        self.total = sum(p * _ways(ka, kb, copies, ()) for (ka, kb), p in of.items())
+        self.total = sum(p * _ways(ka, kb, copies, Counter()) for (ka, kb), p in of.items())
         self.row = {ka: sum(self.of.get((ka, kb), 0.0) * (n - (ka is kb))
                             for kb, n in copies.items()) for ka in copies}
 
@@ -463,10 +464,10 @@ class _Likely:
             self.of[ka, kb] for i, ka in enumerate(taken) for kb in taken[i + 1:])
 
 
-def _ways(ka: Kind, kb: Kind, copies: Counter[Kind], taken: Sequence[Kind]) -> int:
+def _ways(ka: Kind, kb: Kind, copies: Counter[Kind], out: Counter[Kind]) -> int:
     """The ways to hold one card of kind ``ka`` and one of ``kb`` among the unseen cards
-    (``copies`` of each kind) once cards of the kinds ``taken`` are out."""
-    na, nb = copies[ka] - taken.count(ka), copies[kb] - taken.count(kb)
+    (``copies`` of each kind) once ``out`` (cards by kind) are out."""
+    na, nb = copies[ka] - out[ka], copies[kb] - out[kb]
     return na * (na - 1) // 2 if ka is kb else na * nb
 
 
@@ -487,8 +488,7 @@ def _summed(bots: Sequence[_Likely], taken: Sequence[Kind], copies: Counter[Kind
     cross = {k: sum(second.of.get((x, k), 0.0) for x in taken) for k in copies}
     total = 0.0
     for ka, kb in first.pairs:
-        na, nb = copies[ka] - out[ka], copies[kb] - out[kb]
-        ways = na * (na - 1) // 2 if ka is kb else na * nb
+        ways = _ways(ka, kb, copies, out)
         if ways > 0:  # else those cards are not there to hold
             total += first.of[ka, kb] * ways * (
                 left - second.row[ka] - second.row[kb] + second.of[ka, kb]
