@@ -1,29 +1,20 @@
-"""The review's worlds (:class:`engine.review._Worlds`) against the posterior computed by
-brute force: with at most three bots that acted every world is drawn from the
-posterior itself (all weigh the same), and the bots' hidden pairs come out as often as
-a sum over every combination of physical cards says."""
+"""The review's worlds (:class:`engine.review._Worlds`) against the posterior: with at
+most three bots that acted every world is drawn from the posterior itself (all weigh
+the same), and the bots' hidden pairs come out, weighted, as often as in physical
+deals kept by rejection sampling."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections import Counter
-from functools import cache
 
 from engine.cards import Kind
 from engine.game import BETTING, Act, Action, Game, Phase, card_by_label
 from engine.players import bot_action
-from engine.review import _Worlds, decisions
+from engine.review import _effective, _Worlds
 from engine.rules import Rules
-from tests.coach_hands import fixed_hands
-
-Spot = tuple[Game, Action, tuple[Game, list[Action]]]
-
-
-@cache
-def spots() -> list[Spot]:
-    return [(g.copy(), a, (s[0], list(s[1]))) for data in fixed_hands()
-            for g, a, s in decisions(data["config"], data["log"], 0)]
+from tests.test_review_exact import Spot, spots
 
 
 def _worlds(spot: Spot) -> _Worlds:
@@ -51,52 +42,71 @@ def _hidden(g: Game, seat: int) -> tuple[str, str]:
     return cards[0], cards[1]
 
 
-def test_hidden_pairs_follow_the_posterior_of_rejection_sampling() -> None:
-    """A four-seat spot where three bots acted: how often each bot's hidden pair holds a
-    card of each kind (and how often two bots hold a kind alike), over 8,000 drawn
-    worlds, against physical deals of the unseen cards kept with a probability
-    proportional to the product of the bots' likelihoods (rejection sampling: the
-    posterior by its definition)."""
-    spot = next(s for s in spots() if len(_worlds(s).likely) == 3
-                and s[0].hand is not None and s[0].hand.round <= 2)
-    worlds = _worlds(spot)
+Holds = list[set[Kind]]  # the kinds of each bot's hidden pair (in the order of likely)
+
+
+def _rejected(worlds: _Worlds, n: int, rng: random.Random) -> list[Holds]:
+    """``n`` physical deals of the unseen cards to the bots' hidden pairs, each kept with
+    a probability proportional to the product of the bots' likelihoods (rejection
+    sampling: the posterior by its definition)."""
     likely = worlds.likely
-    pool = worlds.pool_labels
-    kind = {c: card_by_label(c).kind for c in pool}
-    kinds = set(kind.values())
+    kind = {c: card_by_label(c).kind for c in worlds.pool_labels}
     top = [max(b.of.values()) for b in likely]
-    rng = random.Random(7)
-
-    def holds(pairs: list[tuple[str, str]]) -> list[set[Kind]]:
-        return [{kind[a], kind[b]} for a, b in pairs]
-
-    kept: list[list[set[Kind]]] = []
-    n = 8000
+    kept: list[Holds] = []
     while len(kept) < n:
-        cards = rng.sample(pool, 2 * len(likely))
+        cards = rng.sample(worlds.pool_labels, 2 * len(likely))
         pairs = [(cards[2 * j], cards[2 * j + 1]) for j in range(len(likely))]
         chance = math.prod(b.of[kind[x], kind[y]] / t
                            for b, t, (x, y) in zip(likely, top, pairs, strict=True))
         if rng.random() < chance:
-            kept.append(holds(pairs))
-    drawn = []
+            kept.append([{kind[x], kind[y]} for x, y in pairs])
+    return kept
+
+
+def _drawn(worlds: _Worlds, n: int, rng: random.Random) -> tuple[list[float], list[Holds]]:
+    """``n`` worlds drawn by the review: their weights and the bots' hidden kinds."""
+    weights, holds = [], []
     for _ in range(n):
         g, w = worlds.draw(rng, rng.random())
-        assert w > 0
-        drawn.append(holds([_hidden(g, b.seat) for b in likely]))
+        weights.append(w)
+        holds.append([{card_by_label(c).kind for c in _hidden(g, b.seat)}
+                      for b in worlds.likely])
+    return weights, holds
 
-    def share(hands: list[list[set[Kind]]], i: int, j: int, k: Kind | None) -> float:
-        """How often bot ``j`` holds kind ``k`` (None: bots ``i`` and ``j`` hold a kind
-        alike)."""
-        return sum((k in h[j]) if k is not None else bool(h[i] & h[j])
-                   for h in hands) / len(hands)
 
-    events = [(j, j, k) for j in range(len(likely)) for k in kinds]
-    events += [(i, j, None) for j in range(len(likely)) for i in range(j)]
+def _agree(worlds: _Worlds, weights: list[float], drawn: list[Holds], kept: list[Holds]
+           ) -> None:
+    """How often each bot holds each kind, and how often two bots hold a kind alike:
+    weighted over the drawn worlds and over the kept deals, within four errors."""
+    bots = range(len(worlds.likely))
+    kinds = {card_by_label(c).kind for c in worlds.pool_labels}
+    events = [(j, j, k) for j in bots for k in kinds] + [
+        (i, j, None) for j in bots for i in range(j)]
+    total, effective = sum(weights), _effective(weights)
+
+    def holds(h: Holds, i: int, j: int, k: Kind | None) -> bool:
+        return k in h[j] if k is not None else bool(h[i] & h[j])
+
     for event in events:
-        a, b = share(drawn, *event), share(kept, *event)
+        a = sum(w for w, h in zip(weights, drawn, strict=True) if holds(h, *event)) / total
+        b = sum(holds(h, *event) for h in kept) / len(kept)
         p = (a + b) / 2
-        assert abs(a - b) <= 4 * math.sqrt(p * (1 - p) * 2 / n) + 1e-3, (event, a, b)
+        assert abs(a - b) <= 4 * math.sqrt(p * (1 - p) * (1 / effective + 1 / len(kept))) \
+            + 1e-3, (event, a, b)
+
+
+def test_hidden_pairs_follow_the_posterior_of_rejection_sampling() -> None:
+    """A four-seat spot where three bots acted: how often each bot's hidden pair holds a
+    card of each kind (and how often two bots hold a kind alike), over 8,000 drawn
+    worlds, against 8,000 deals kept by rejection sampling."""
+    spot = next(s for s in spots() if len(_worlds(s).likely) == 3
+                and s[0].hand is not None and s[0].hand.round <= 2)
+    worlds = _worlds(spot)
+    rng = random.Random(7)
+    kept = _rejected(worlds, 8000, rng)
+    weights, drawn = _drawn(worlds, 8000, rng)
+    assert all(w > 0 for w in weights)
+    _agree(worlds, weights, drawn, kept)
 
 
 def _many_bots_spot() -> tuple[Game, list[Action], Game]:
@@ -121,39 +131,16 @@ def _many_bots_spot() -> tuple[Game, list[Action], Game]:
 
 
 def test_with_more_bots_the_weighted_worlds_are_the_posterior() -> None:
-    """Four or more bots that acted: the tables look ahead to the next bots only, so
-    worlds weigh differently; the weighted share of each bot's hidden kinds against
-    rejection sampling, as above."""
+    """Four or more bots that acted: the bots from the fourth on are drawn by their own
+    likelihood, so worlds weigh differently; the weighted shares against rejection
+    sampling, as above."""
     game, past, first = _many_bots_spot()
     seat = game.to_act
     assert seat is not None
     worlds = _Worlds(game, seat, first, past)
-    likely = worlds.likely
-    assert len(likely) >= 4
-    kind = {c: card_by_label(c).kind for c in worlds.pool_labels}
-    top = [max(b.of.values()) for b in likely]
+    assert len(worlds.likely) >= 4
     rng = random.Random(3)
-    n = 3000
-    kept: list[list[set[Kind]]] = []
-    while len(kept) < n:
-        cards = rng.sample(worlds.pool_labels, 2 * len(likely))
-        pairs = [(cards[2 * j], cards[2 * j + 1]) for j in range(len(likely))]
-        chance = math.prod(b.of[kind[x], kind[y]] / t
-                           for b, t, (x, y) in zip(likely, top, pairs, strict=True))
-        if rng.random() < chance:
-            kept.append([{kind[x], kind[y]} for x, y in pairs])
-    weights, drawn = [], []
-    for _ in range(n):
-        g, w = worlds.draw(rng, rng.random())
-        weights.append(w)
-        drawn.append([{card_by_label(c).kind for c in _hidden(g, b.seat)} for b in likely])
+    kept = _rejected(worlds, 3000, rng)
+    weights, drawn = _drawn(worlds, 3000, rng)
     assert len({round(w / max(weights), 9) for w in weights}) > 1  # not all alike
-    total = sum(weights)
-    effective = total ** 2 / sum(w * w for w in weights)
-    for j in range(len(likely)):
-        for k in set(kind.values()):
-            a = sum(w for w, h in zip(weights, drawn, strict=True) if k in h[j]) / total
-            b = sum(k in h[j] for h in kept) / n
-            p = (a + b) / 2
-            assert abs(a - b) <= 4 * math.sqrt(p * (1 - p) * (1 / effective + 1 / n)) + 1e-3, \
-                (j, k, a, b)
+    _agree(worlds, weights, drawn, kept)
