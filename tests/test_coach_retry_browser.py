@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.coach_hands import coached
-from tests.test_coach_browser import own
+from tests.test_coach_browser import own, refresh_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -86,12 +86,7 @@ def test_own_raise_without_javascript(live_server: Any, nojs_page: Any,
     page.get_by_label("或者返到你自己定的数").fill(str(amount))
     page.get_by_role("button", name="返到这个数").click()
     expect(page).to_have_url(f"{live_server.url}/coach/{tid}/1/retry/0/raise?amount={amount}")
-    for _ in range(60):  # a worker prices it: the page says so, with a link to look again
-        if page.locator("#answer .coach-verdict").count():
-            break
-        expect(page.locator("#computing")).to_contain_text("算")
-        page.wait_for_timeout(1000)
-        page.locator("#computing").get_by_role("link", name="刷新").click()
+    refresh_until(page, page.locator("#answer .coach-verdict"))  # a worker prices it
     expect(page.locator("#answer .coach-verdict")).to_contain_text(f"返 {amount}")
 
 
