@@ -318,6 +318,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_sim.add_argument("--seed", type=int, default=0, help="random seed")
     p_sim.add_argument("--fresh", action="store_true",
                        help="start every hand with every 钵钵 at the first 钵钵")
+    p_sim.add_argument("--duplicate", action="store_true",
+                       help="play every deal once per rotation of the seats (implies --fresh; "
+                       "--hands counts deals)")
     args = parser.parse_args(argv)
     try:
         if args.command == "build-strategy":
@@ -349,7 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 
-            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules, args.fresh)
+            result = simulate(parse_bots(args.bots), args.hands, args.seed, rules, args.fresh,
+                              args.duplicate)
             print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json
                   else report_text(result))
     except (CardError, RulesError, SettleError, InputError, AdvisorError, ShowdownError) as e:

@@ -7,6 +7,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .bots import warm
@@ -34,14 +35,19 @@ class SimResult:
     seconds: float
     bots: tuple[BotResult, ...]
     endings: dict[str, int]  # hands by how they ended (ENDINGS)
+    rotations: int = 1  # times each deal was played (duplicate: one per seat)
+
+    @property
+    def played(self) -> int:
+        return self.hands * self.rotations
 
     @property
     def hands_per_second(self) -> float:
-        return self.hands / self.seconds if self.seconds else math.inf
+        return self.played / self.seconds if self.seconds else math.inf
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "hands": self.hands, "seconds": round(self.seconds, 3),
+            "hands": self.hands, "rotations": self.rotations, "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands_per_second, 1),
             "bots": [{"name": b.name, "level": b.level, "net": b.net,
                       "mean_per_hand": round(b.mean, 4), "ci95": round(b.ci95, 4),
@@ -88,57 +94,76 @@ def refill(game: Game) -> None:
 
 
 def simulate(levels: Sequence[str], hands: int, seed: int = 0,
-             rules: Rules | None = None, fresh: bool = False) -> SimResult:
+             rules: Rules | None = None, fresh: bool = False,
+             duplicate: bool = False) -> SimResult:
     """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties.
     ``fresh``: every hand starts with every 钵钵 at the first 钵钵 (:func:`refill`), so
-    stacks do not drift (a fixed depth; lower variance)."""
+    stacks do not drift (a fixed depth; lower variance). ``duplicate`` (implies
+    ``fresh``): every deal is played once in each rotation of the seating, at tables of
+    one seed and one first 挡家, so that every player holds every seat's cards once (as
+    in duplicate bridge); a player's result on a deal is its mean over the rotations, so
+    most of the luck of the cards cancels and ``hands`` counts deals. Rotation 0 is the
+    plain run of the same seed."""
     rules = rules or Rules()
     if hands < 1:
         raise RulesError("play at least one hand")
     warm(rules)
-    names = [f"{lv}{i + 1}" for i, lv in enumerate(levels)]
-    game = Game.new(list(zip(names, levels, strict=True)), rules, seed)
-    rng = random.Random(seed)
     n = len(levels)
+    names = [f"{lv}{i + 1}" for i, lv in enumerate(levels)]
+    rotations = n if duplicate else 1
+    # in rotation r, player i sits at seat (i + r) % n: seat s holds player (s - r) % n
+    tables = [(Game.new([(names[(s - r) % n], levels[(s - r) % n]) for s in range(n)],
+                        rules, seed),
+               random.Random(seed if r == 0 else f"{seed}:{r}")) for r in range(rotations)]
     sums = [0.0] * n
     squares = [0.0] * n
+    nets = [0] * n
     rebuys = [0] * n
     endings = dict.fromkeys(ENDINGS, 0)
     start = time.perf_counter()
     for _ in range(hands):
-        if fresh:
-            refill(game)
-        for i in rebuy_empty(game):
-            rebuys[i] += 1
-        before = [s.net for s in game.seats]
-        play_hand(game, lambda g, seat: bot_action(g, seat, rng))
-        result = game.history[-1].result
-        assert result is not None
-        # everyone declaring 三花 still reached the showdown
-        endings["showdown" if result.how == "sanhua" else result.how] += 1
-        for i, seat in enumerate(game.seats):
-            d = seat.net - before[i]
+        got = [0.0] * n
+        for r, (game, rng) in enumerate(tables):
+            if fresh or duplicate:
+                refill(game)
+            for s in rebuy_empty(game):
+                rebuys[(s - r) % n] += 1
+            before = [seat.net for seat in game.seats]
+            play_hand(game, partial(bot_action, rng=rng))
+            result = game.history[-1].result
+            assert result is not None
+            # everyone declaring 三花 still reached the showdown
+            endings["showdown" if result.how == "sanhua" else result.how] += 1
+            for s, seat in enumerate(game.seats):
+                got[(s - r) % n] += (seat.net - before[s]) / rotations
+            # keep memory flat over long runs
+            game.state.history.clear()
+            game.state.log.clear()
+        for i, d in enumerate(got):
             sums[i] += d
             squares[i] += d * d
-        # keep memory flat over long runs
-        game.state.history.clear()
-        game.state.log.clear()
     seconds = time.perf_counter() - start
+    for r, (game, _rng) in enumerate(tables):
+        for s, seat in enumerate(game.seats):
+            nets[(s - r) % n] += seat.net
     results = []
-    for i, seat in enumerate(game.seats):
+    for i in range(n):
         mean = sums[i] / hands
         var = max(0.0, squares[i] / hands - mean * mean) * hands / max(1, hands - 1)
-        results.append(BotResult(seat.name, levels[i], seat.net, mean,
+        results.append(BotResult(names[i], levels[i], nets[i], mean,
                                  1.96 * math.sqrt(var / hands), rebuys[i]))
-    return SimResult(hands, seconds, tuple(results), endings)
+    return SimResult(hands, seconds, tuple(results), endings, rotations)
 
 
 def report_text(result: SimResult) -> str:
-    lines = [f"{result.hands} 手，{result.seconds:.1f} 秒，每秒 {result.hands_per_second:.0f} 手"]
+    lines = [f"{result.played} 手，{result.seconds:.1f} 秒，每秒 {result.hands_per_second:.0f} 手"]
+    if result.rotations > 1:
+        lines.append(f"复式：{result.hands} 副牌，每副轮换座位打 {result.rotations} 次，"
+                     "每手的数是一副牌各次的平均")
     for b in result.bots:
         lines.append(f"{b.name:<10} 净 {b.net:+8d}  每手 {b.mean:+.3f} ± {b.ci95:.3f} (95%)"
                      f"  添钵 {b.rebuys}")
     words = {"fold": "甩得只剩一家", "xiu": "休过河", "showdown": "比牌"}
     lines.append("结局：" + "，".join(
-        f"{words[k]} {v}（{v / result.hands:.1%}）" for k, v in result.endings.items()))
+        f"{words[k]} {v}（{v / result.played:.1%}）" for k, v in result.endings.items()))
     return "\n".join(lines)

@@ -1,0 +1,99 @@
+"""Duplicate runs of the simulator (``simulate(..., duplicate=True)``, ``simulate
+--duplicate``): every deal is played once in each rotation of the seating, so every
+player holds every seat's cards, in that seat's place, once; a player's figure on a deal
+is its mean over the rotations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from engine import simulate as sim
+from engine.game import Game
+from engine.simulate import simulate
+
+Seen = list[tuple[int, int, dict[str, tuple[str, ...]], dict[str, int]]]
+
+
+def recorded(monkeypatch: pytest.MonkeyPatch) -> Seen:
+    """Patch the simulator's hand loop to note, after each hand, (hand number, 挡家 seat,
+    the cards every player was dealt, every player's chips won) in the order the hands
+    are played."""
+    seen: Seen = []
+    play = sim.play_hand
+
+    def noting(game: Game, choose: Any) -> None:
+        before = {seat.name: seat.net for seat in game.seats}
+        play(game, choose)
+        hand = game.history[-1]
+        seen.append((game.state.hand_no, hand.dealer,
+                     {seat.name: tuple(hand.cards[s]) for s, seat in enumerate(game.seats)},
+                     {seat.name: seat.net - before[seat.name] for seat in game.seats}))
+
+    monkeypatch.setattr(sim, "play_hand", noting)
+    return seen
+
+
+@pytest.mark.parametrize("levels", [["strong", "simple"], ["top-25", "strong", "simple", "strong"]])
+def test_every_player_holds_every_seats_cards_once(monkeypatch: pytest.MonkeyPatch,
+                                                   levels: list[str]) -> None:
+    seen = recorded(monkeypatch)
+    n, deals = len(levels), 5
+    result = simulate(levels, deals, seed=9, duplicate=True)
+    assert (result.hands, result.rotations, result.played) == (deals, n, deals * n)
+    assert len(seen) == deals * n
+    names = [b.name for b in result.bots]
+    for d in range(deals):
+        rotations = seen[d * n:(d + 1) * n]  # one deal in every rotation, in turn
+        assert {number for number, _, _, _ in rotations} == {d + 1}
+        assert len({dealer for _, dealer, _, _ in rotations}) == 1  # one 挡家 seat
+        hands = {frozenset(cards.values()) for _, _, cards, _ in rotations}
+        assert len(hands) == 1  # the same four-card hands dealt to the same seats
+        for name in names:  # ... and each player holds each of them once
+            assert len({cards[name] for _, _, cards, _ in rotations}) == n
+        # in rotation r player i sits where player i + r sat in rotation 0: its cards
+        for r in range(1, n):
+            for i, name in enumerate(names):
+                assert rotations[r][2][name] == rotations[0][2][names[(i + r) % n]]
+    for b in result.bots:  # and what each player won is counted as its own
+        assert b.net == sum(won[b.name] for _, _, _, won in seen)
+
+
+def test_rotation_zero_is_the_plain_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = recorded(monkeypatch)
+    plain = simulate(["strong", "simple"], 6, seed=4, fresh=True)
+    dealt = [cards for _, _, cards, _ in seen]
+    seen.clear()
+    duplicate = simulate(["strong", "simple"], 6, seed=4, duplicate=True)
+    assert [cards for _, _, cards, _ in seen[::2]] == dealt
+    assert plain.rotations == 1 and duplicate.rotations == 2
+
+
+def test_a_players_figure_is_its_mean_over_the_rotations() -> None:
+    """Two players who play alike and never draw at random (a probe) get the same figure on
+    every deal: each plays each seat once. Two different ones: the figures of the
+    rotations add up to the nets."""
+    same = simulate(["min-raise", "min-raise"], 200, seed=5, duplicate=True)
+    assert same.bots[0].mean == same.bots[1].mean and same.bots[0].net == same.bots[1].net
+    other = simulate(["always-qiao", "strong", "simple"], 120, seed=6, duplicate=True)
+    for b in other.bots:
+        assert b.mean * other.hands == pytest.approx(b.net / other.rotations)
+        assert b.rebuys == 0  # every hand from the first 钵钵
+    assert sum(b.net for b in other.bots) <= 0  # chips may sit in the 芒果 pot
+    assert sum(other.endings.values()) == other.played
+
+
+def test_cli_duplicate() -> None:
+    args = [sys.executable, "-m", "engine", "simulate", "--hands", "30", "--bots",
+            "strong,simple", "--seed", "2", "--duplicate"]
+    out = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["hands"] == 30 and data["rotations"] == 2
+    assert sum(data["endings"].values()) == 60
+    text = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert text.stdout.startswith("60 手") and "复式：30 副牌" in text.stdout
