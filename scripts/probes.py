@@ -1,9 +1,14 @@
 """Can one line of strategy beat the bots?  Each probe (engine/probes.py) plays against
 one bot (heads-up) and against three (four seats), every hand from the first 钵钵
 (``simulate(..., fresh=True)``); prints the probe's mean per hand with its 95 % interval
-and the verdict (the bots win when the whole interval is below zero).
+and the verdict (the bots win when the whole interval is below zero). The ``expert``
+level, a best reply by play-outs, may stand in for a probe: what it wins heads-up is the
+bots' exploitability (issue 20 §2). ``--duplicate`` plays every deal once per rotation
+of the seats (``simulate(..., duplicate=True)``): the same interval from fewer hands.
 
     nice -n 10 .venv/bin/python scripts/probes.py --hands 50000 [--bot strong] [--procs 2]
+    nice -n 10 .venv/bin/python scripts/probes.py --probes expert --seats 2 --duplicate \
+        --hands 20000 --bot strong
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ PROBES = ("always-qiao", "always-call", "min-raise", "fold-to-bet", "top-10", "t
 CHUNK = 2500  # hands per job (each job its own seed)
 
 
-def run(job: tuple[str, str, int, int, int]) -> tuple[str, int, int, float, float]:
-    """One chunk: (probe, seats, hands, sum of the probe's nets, sum of their squares)."""
-    probe, bot, seats, hands, seed = job
+def run(job: tuple[str, str, int, int, int, bool]) -> tuple[str, int, int, float, float]:
+    """One chunk: (probe, seats, hands, sum of the probe's nets, sum of their squares);
+    duplicate: hands are deals, a net the probe's mean over the rotations of a deal."""
+    probe, bot, seats, hands, seed, duplicate = job
     result = simulate(parse_bots(",".join([probe] + [bot] * (seats - 1))), hands, seed,
-                      fresh=True)
+                      fresh=True, duplicate=duplicate)
     r = result.bots[0]
     var = (r.ci95 / 1.96) ** 2 * hands  # the sample variance of one hand's net
     return probe, seats, hands, r.mean * hands, (hands - 1) * var + hands * r.mean ** 2
@@ -51,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", default="2,4", help="seat counts, e.g. 2,4")
     parser.add_argument("--procs", type=int, default=2, help="processes (at most 2)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="play every deal once per rotation of the seats (--hands counts "
+                        "deals; simulate --duplicate)")
     args = parser.parse_args(argv)
     probes = [p.strip() for p in args.probes.split(",") if p.strip()]
     seat_counts = [int(s) for s in args.seats.split(",")]
@@ -68,13 +77,16 @@ def main(argv: list[str] | None = None) -> int:
             left, k = args.hands, 0
             while left > 0:
                 n = min(CHUNK, left)
-                jobs.append((probe, args.bot, seats, n, args.seed * 1000 + k))
+                jobs.append((probe, args.bot, seats, n, args.seed * 1000 + k, args.duplicate))
                 left, k = left - n, k + 1
     chunks = {(p, n): sum(1 for j in jobs if (j[0], j[2]) == (p, n))
               for p in probes for n in seat_counts}
     totals: dict[tuple[str, int], list[float]] = {}
-    print(f"probes against `{args.bot}` bots, every hand from the first 钵钵")
-    print("| probe | seats | hands | probe's mean per hand (95 %) | verdict |")
+    print(f"probes against `{args.bot}` bots, every hand from the first 钵钵"
+          + (", every deal once per rotation of the seats (duplicate)" if args.duplicate
+             else ""))
+    print(f"| probe | seats | {'deals' if args.duplicate else 'hands'} "
+          "| probe's mean per hand (95 %) | verdict |")
     print("|---|---|---|---|---|", flush=True)
     with Pool(max(1, min(2, args.procs))) as pool:
         for probe, seats, n, s, sq in pool.imap_unordered(run, jobs):

@@ -97,3 +97,17 @@ def test_cli_duplicate() -> None:
     assert sum(data["endings"].values()) == 60
     text = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert text.stdout.startswith("60 手") and "复式：30 副牌" in text.stdout
+
+
+def test_probes_script_duplicate() -> None:
+    """scripts/probes.py --duplicate: one row per probe and seat count, counted in deals."""
+    out = subprocess.run([sys.executable, "scripts/probes.py", "--probes", "top-25,fold-to-bet",
+                          "--seats", "2,3", "--hands", "4", "--procs", "1", "--duplicate"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "(duplicate)" in out.stdout and "| probe | seats | deals |" in out.stdout
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| `")]
+    assert sorted(r.split(" | ")[0:2] for r in rows) == [
+        ["| `fold-to-bet`", "2"], ["| `fold-to-bet`", "3"],
+        ["| `top-25`", "2"], ["| `top-25`", "3"]]
+    assert all(r.split(" | ")[2] == "4" for r in rows)
