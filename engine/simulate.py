@@ -102,7 +102,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     ``fresh``): every deal is played once in each rotation of the seating, at tables of
     one seed and one first 挡家, so that every player holds every seat's cards once (as
     in duplicate bridge); a player's result on a deal is its mean over the rotations, so
-    most of the luck of the cards cancels and ``hands`` counts deals. Rotation 0 is the
+    part of the luck of the cards cancels and ``hands`` counts deals. Rotation 0 is the
     plain run of the same seed."""
     rules = rules or Rules()
     if hands < 1:
