@@ -95,15 +95,20 @@ def refill(game: Game) -> None:
 
 def simulate(levels: Sequence[str], hands: int, seed: int = 0,
              rules: Rules | None = None, fresh: bool = False,
-             duplicate: bool = False) -> SimResult:
+             duplicate: bool = False,
+             on_deal: Callable[[list[float]], None] | None = None) -> SimResult:
     """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties.
     ``fresh``: every hand starts with every 钵钵 at the first 钵钵 (:func:`refill`), so
     stacks do not drift (a fixed depth; lower variance). ``duplicate`` (implies
     ``fresh``): every deal is played once in each rotation of the seating, at tables of
     one seed and one first 挡家, so that every player holds every seat's cards once (as
     in duplicate bridge); a player's result on a deal is its mean over the rotations, so
-    part of the luck of the cards cancels and ``hands`` counts deals. Rotation 0 is the
-    plain run of the same seed."""
+    part of the luck of the cards cancels and ``hands`` counts deals; rotation 0 deals
+    what the plain run of the seed deals. Each hand of a duplicate run draws the bots'
+    random choices afresh from (seed, rotation, deal), so two runs whose bots differ
+    in one spot play every deal that never meets it alike (paired comparisons,
+    ``scripts/compare_bots.py``). ``on_deal``: called after every deal with each
+    player's result on it (in ``levels`` order)."""
     rules = rules or Rules()
     if hands < 1:
         raise RulesError("play at least one hand")
@@ -112,18 +117,20 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     names = [f"{lv}{i + 1}" for i, lv in enumerate(levels)]
     rotations = n if duplicate else 1
     # in rotation r, player i sits at seat (i + r) % n: seat s holds player (s - r) % n
-    tables = [(Game.new([(names[(s - r) % n], levels[(s - r) % n]) for s in range(n)],
-                        rules, seed),
-               random.Random(seed if r == 0 else f"{seed}:{r}")) for r in range(rotations)]
+    tables = [Game.new([(names[(s - r) % n], levels[(s - r) % n]) for s in range(n)],
+                       rules, seed) for r in range(rotations)]
+    rng = random.Random(seed)
     sums = [0.0] * n
     squares = [0.0] * n
     nets = [0] * n
     rebuys = [0] * n
     endings = dict.fromkeys(ENDINGS, 0)
     start = time.perf_counter()
-    for _ in range(hands):
+    for k in range(hands):
         got = [0.0] * n
-        for r, (game, rng) in enumerate(tables):
+        for r, game in enumerate(tables):
+            if duplicate:
+                rng = random.Random(f"{seed}:{r}:{k}")
             if fresh or duplicate:
                 refill(game)
             for s in rebuy_empty(game):
@@ -142,8 +149,10 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
         for i, d in enumerate(got):
             sums[i] += d
             squares[i] += d * d
+        if on_deal is not None:
+            on_deal(got)
     seconds = time.perf_counter() - start
-    for r, (game, _rng) in enumerate(tables):
+    for r, game in enumerate(tables):
         for s, seat in enumerate(game.seats):
             nets[(s - r) % n] += seat.net
     results = []

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from engine import bots
 from engine import simulate as sim
 from engine.game import Game
 from engine.simulate import simulate
@@ -63,7 +64,7 @@ def test_every_player_holds_every_seats_cards_once(monkeypatch: pytest.MonkeyPat
         assert b.net == sum(won[b.name] for _, _, _, won in seen)
 
 
-def test_rotation_zero_is_the_plain_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rotation_zero_deals_as_the_plain_run(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = recorded(monkeypatch)
     plain = simulate(["strong", "simple"], 6, seed=4, fresh=True)
     dealt = [cards for _, _, cards, _ in seen]
@@ -111,3 +112,38 @@ def test_probes_script_duplicate() -> None:
         ["| `fold-to-bet`", "2"], ["| `fold-to-bet`", "3"],
         ["| `top-25`", "2"], ["| `top-25`", "3"]]
     assert all(r.split(" | ")[2] == "4" for r in rows)
+
+
+def test_every_deal_is_reported_and_drawn_afresh() -> None:
+    """``on_deal`` sees each deal's results (their means are the figures), and a deal's
+    random choices depend on the deal alone: a shorter run plays its deals alike."""
+    seen: list[list[float]] = []
+    result = simulate(["strong", "simple", "strong"], 30, seed=8, duplicate=True,
+                      on_deal=seen.append)
+    assert len(seen) == 30
+    for i, b in enumerate(result.bots):
+        assert sum(got[i] for got in seen) / 30 == pytest.approx(b.mean)
+    again: list[list[float]] = []
+    simulate(["strong", "simple", "strong"], 10, seed=8, duplicate=True, on_deal=again.append)
+    assert again == seen[:10]
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "scripts/compare_bots.py", "--procs", "1", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_compare_bots_pairs_the_deals() -> None:
+    """scripts/compare_bots.py: a setting left as it is plays every deal alike (a
+    difference of exactly 0); a real change plays some deals otherwise, not all."""
+    same = compare("--bots", "strong,simple", "--set", f"TEMPERATURE={bots.TEMPERATURE}",
+                   "--deals", "40")
+    assert same.returncode == 0, same.stderr
+    assert "+0.000 ± 0.000 a hand over 40 deals (0 played differently)" in same.stdout
+    moved = compare("--bots", "strong,simple", "--set", "FOLD_SHARE=0.9", "--deals", "60")
+    assert moved.returncode == 0, moved.stderr
+    differ = int(moved.stdout.split("(")[-1].split()[0])
+    assert 0 < differ < 60
+    for bad in (["--set", "NOPE=1"], ["--set", "FOLD_SHARE=x"], ["--set", "view=1"], []):
+        out = compare(*bad)
+        assert out.returncode == 2 and out.stderr.startswith("error:"), bad
