@@ -61,11 +61,16 @@ def run(job: tuple[list[str], dict[str, float], int, int]) -> tuple[list[float],
     levels, change, deals, seed = job
     before = {name: getattr(bots, name) for name in change}
     results: list[list[float]] = [[], []]
-    for i, values in enumerate((before, change)):
-        for name, value in values.items():
+    try:
+        for i, values in enumerate((before, change)):
+            for name, value in values.items():
+                setattr(bots, name, value)
+            _forget()
+            simulate(levels, deals, seed, duplicate=True, on_deal=partial(_first, results[i]))
+    finally:  # a worker process runs the next job with the settings as they were
+        for name, value in before.items():
             setattr(bots, name, value)
         _forget()
-        simulate(levels, deals, seed, duplicate=True, on_deal=partial(_first, results[i]))
     return results[0], results[1]
 
 

@@ -5,6 +5,7 @@ is its mean over the rotations."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -147,3 +148,16 @@ def test_compare_bots_pairs_the_deals() -> None:
     for bad in (["--set", "NOPE=1"], ["--set", "FOLD_SHARE=x"], ["--set", "view=1"], []):
         out = compare(*bad)
         assert out.returncode == 2 and out.stderr.startswith("error:"), bad
+
+
+def test_compare_bots_leaves_the_settings_as_they_were() -> None:
+    """A worker process runs job after job: each one starts from the settings as set."""
+    spec = importlib.util.spec_from_file_location("compare_bots", "scripts/compare_bots.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    share = bots.FOLD_SHARE
+    job = (["strong", "simple"], {"FOLD_SHARE": 0.9}, 20, 3)
+    first = script.run(job)
+    assert bots.FOLD_SHARE == share
+    assert script.run(job) == first and first[0] != first[1]
