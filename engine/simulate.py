@@ -116,6 +116,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     n = len(levels)
     names = [f"{lv}{i + 1}" for i, lv in enumerate(levels)]
     rotations = n if duplicate else 1
+    fresh = fresh or duplicate
     # in rotation r, player i sits at seat (i + r) % n: seat s holds player (s - r) % n
     tables = [Game.new([(names[(s - r) % n], levels[(s - r) % n]) for s in range(n)],
                        rules, seed) for r in range(rotations)]
@@ -131,7 +132,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
         for r, game in enumerate(tables):
             if duplicate:
                 rng = random.Random(f"{seed}:{r}:{k}")
-            if fresh or duplicate:
+            if fresh:
                 refill(game)
             for s in rebuy_empty(game):
                 rebuys[(s - r) % n] += 1
@@ -155,13 +156,17 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     for r, game in enumerate(tables):
         for s, seat in enumerate(game.seats):
             nets[(s - r) % n] += seat.net
-    results = []
-    for i in range(n):
-        mean = sums[i] / hands
-        var = max(0.0, squares[i] / hands - mean * mean) * hands / max(1, hands - 1)
-        results.append(BotResult(names[i], levels[i], nets[i], mean,
-                                 1.96 * math.sqrt(var / hands), rebuys[i]))
+    results = [BotResult(names[i], levels[i], nets[i], *interval(sums[i], squares[i], hands),
+                         rebuys[i]) for i in range(n)]
     return SimResult(hands, seconds, tuple(results), endings, rotations)
+
+
+def interval(total: float, squares: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` figures from their sum and the sum of their squares, and the
+    half-width of its 95 % interval."""
+    mean = total / n
+    var = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
 
 
 def report_text(result: SimResult) -> str:

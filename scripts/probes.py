@@ -14,14 +14,13 @@ of the seats (``simulate(..., duplicate=True)``): the same interval from fewer h
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.simulate import parse_bots, simulate
+from engine.simulate import interval, parse_bots, simulate
 
 PROBES = ("always-qiao", "always-call", "min-raise", "fold-to-bet", "top-10", "top-25",
           "top-50")
@@ -32,21 +31,18 @@ def run(job: tuple[str, str, int, int, int, bool]) -> tuple[str, int, int, float
     """One chunk: (probe, seats, hands, sum of the probe's nets, sum of their squares);
     duplicate: hands are deals, a net the probe's mean over the rotations of a deal."""
     probe, bot, seats, hands, seed, duplicate = job
-    result = simulate(parse_bots(",".join([probe] + [bot] * (seats - 1))), hands, seed,
-                      fresh=True, duplicate=duplicate)
-    r = result.bots[0]
-    var = (r.ci95 / 1.96) ** 2 * hands  # the sample variance of one hand's net
-    return probe, seats, hands, r.mean * hands, (hands - 1) * var + hands * r.mean ** 2
+    nets: list[float] = []
+    simulate(parse_bots(",".join([probe] + [bot] * (seats - 1))), hands, seed,
+             fresh=True, duplicate=duplicate, on_deal=lambda got: nets.append(got[0]))
+    return probe, seats, hands, sum(nets), sum(x * x for x in nets)
 
 
-def row(probe: str, seats: int, n: float, s: float, sq: float) -> str:
+def row(probe: str, seats: int, n: int, s: float, sq: float) -> str:
     """One line of the table: the probe's mean per hand, its 95 % interval, the verdict."""
-    mean = s / n
-    var = max(0.0, (sq - n * mean * mean) / (n - 1))
-    ci = 1.96 * math.sqrt(var / n)
+    mean, ci = interval(s, sq, n)
     verdict = ("bots win" if mean + ci < 0 else "probe wins" if mean - ci > 0
                else "not separated")
-    return f"| `{probe}` | {seats} | {int(n):,} | {mean:+.2f} ± {ci:.2f} | {verdict} |"
+    return f"| `{probe}` | {seats} | {n:,} | {mean:+.2f} ± {ci:.2f} | {verdict} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             t[2] += sq
             t[3] += 1
             if t[3] == chunks[(probe, seats)]:  # a row is printed as soon as it is done
-                print(row(probe, seats, t[0], t[1], t[2]), flush=True)
+                print(row(probe, seats, int(t[0]), t[1], t[2]), flush=True)
     return 0
 
 
