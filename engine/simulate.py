@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from .bots import warm
 from .game import BOT_LEVELS, Act, Action, Game, Phase, is_probe
@@ -24,6 +24,12 @@ class BotResult:
     mean: float  # per hand
     ci95: float  # half-width of the 95 % interval of the mean
     rebuys: int
+
+
+class Actor(Protocol):
+    """How a player acts: :func:`engine.players.bot_action`'s signature."""
+
+    def __call__(self, game: Game, seat: int, rng: random.Random) -> Action: ...
 
 
 ENDINGS = ("fold", "xiu", "showdown")  # folded out, 休过河, reached the showdown
@@ -96,7 +102,8 @@ def refill(game: Game) -> None:
 def simulate(levels: Sequence[str], hands: int, seed: int = 0,
              rules: Rules | None = None, fresh: bool = False,
              duplicate: bool = False,
-             on_deal: Callable[[list[float]], None] | None = None) -> SimResult:
+             on_deal: Callable[[list[float]], None] | None = None,
+             act: Actor = bot_action) -> SimResult:
     """Play ``hands`` hands with one bot per level; bots re-buy when their 钵钵 empties.
     ``fresh``: every hand starts with every 钵钵 at the first 钵钵 (:func:`refill`), so
     stacks do not drift (a fixed depth; lower variance). ``duplicate`` (implies
@@ -108,7 +115,9 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
     random choices afresh from (seed, rotation, deal), so two runs whose bots differ
     in one spot play every deal that never meets it alike (paired comparisons,
     ``scripts/compare_bots.py``). ``on_deal``: called after every deal with each
-    player's result on it (in ``levels`` order)."""
+    player's result on it (in ``levels`` order). ``act(game, seat, rng)``: how a player
+    acts (:func:`engine.players.bot_action`; a caller may watch the decisions, as
+    ``scripts/reply_gains.py`` does)."""
     rules = rules or Rules()
     if hands < 1:
         raise RulesError("play at least one hand")
@@ -137,7 +146,7 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
             for s in rebuy_empty(game):
                 rebuys[(s - r) % n] += 1
             before = [seat.net for seat in game.seats]
-            play_hand(game, partial(bot_action, rng=rng))
+            play_hand(game, partial(act, rng=rng))
             result = game.history[-1].result
             assert result is not None
             # everyone declaring 三花 still reached the showdown
