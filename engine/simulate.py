@@ -178,6 +178,11 @@ def interval(total: float, squares: float, n: int) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def interval_of(xs: Sequence[float]) -> tuple[float, float]:
+    """:func:`interval` of the figures ``xs``."""
+    return interval(sum(xs), sum(x * x for x in xs), len(xs))
+
+
 def report_text(result: SimResult) -> str:
     lines = [f"{result.played} 手，{result.seconds:.1f} 秒，每秒 {result.hands_per_second:.0f} 手"]
     if result.rotations > 1:

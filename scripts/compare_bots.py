@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import bots, expert, players, review
-from engine.simulate import interval, parse_bots, simulate
+from engine.simulate import interval_of, parse_bots, simulate
 
 CHUNK = 500  # deals per job (each job its own seed)
 
@@ -73,11 +73,6 @@ def run(job: tuple[list[str], dict[str, float], int, int]) -> tuple[list[float],
     return results[0], results[1]
 
 
-def figure(xs: list[float]) -> tuple[float, float]:
-    """The mean of ``xs`` and the half-width of its 95 % interval."""
-    return interval(sum(xs), sum(x * x for x in xs), len(xs))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", default="expert,strong", help="levels, the measured one first")
@@ -107,9 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     what = ", ".join(f"{k}={v}" for k, v in change.items())
     differ = sum(1 for b, c in zip(base, changed, strict=True) if b != c)
     for label, xs in (("as set", base), (what, changed)):
-        mean, ci = figure(xs)
+        mean, ci = interval_of(xs)
         print(f"{levels[0]} against {','.join(levels[1:])}, {label}: {mean:+.3f} ± {ci:.3f} a hand")
-    mean, ci = figure([c - b for b, c in zip(base, changed, strict=True)])
+    mean, ci = interval_of([c - b for b, c in zip(base, changed, strict=True)])
     print(f"difference ({what} − as set): {mean:+.3f} ± {ci:.3f} a hand over {len(base)} deals "
           f"({differ} played differently)")
     return 0

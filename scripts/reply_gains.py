@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bots import Policy, distribution, view
 from engine.chance import draw
-from engine.expert import expert_policy
+from engine.expert import choices, expert_policy
 from engine.game import Act, Action, Game, Phase
 from engine.players import bot_action
-from engine.review import alternatives, play_values, weighted_mean
-from engine.simulate import interval, parse_bots, simulate
+from engine.review import play_values, weighted_mean
+from engine.simulate import interval_of, parse_bots, simulate
 
 CHUNK = 100  # deals per job (each job its own seed)
 Spot = tuple[int, str, str, str]  # round, what it faces, the level's action, the reply's
@@ -54,9 +54,7 @@ def gain(game: Game, seat: int, reply: Policy, level: Policy, worlds: int,
     world explains the others' actions)."""
     hand = game.hand
     assert hand is not None
-    legal = game.legal_actions(seat)
-    options = [a for a in alternatives(game, seat)
-               if not (a.kind is Act.FOLD and Act.CHECK in legal)]
+    options = choices(game, seat)
     weights, values = play_values(game, seat, options, worlds, rng)
     if not sum(weights):
         return None
@@ -66,7 +64,8 @@ def gain(game: Game, seat: int, reply: Policy, level: Policy, worlds: int,
         return sum(p * ev[_key(a)] for a, p in policy)
 
     shoved = any(a["kind"] == "qiao" for a in hand.actions)
-    facing = "free" if Act.CALL not in legal else "facing qiao" if shoved else "facing a bet"
+    free = Act.CALL not in game.legal_actions(seat)
+    facing = "free" if free else "facing qiao" if shoved else "facing a bet"
     spot = (hand.round, facing, _likeliest(level), _likeliest(reply))
     return spot, worth(reply) - worth(level)
 
@@ -104,7 +103,7 @@ def table(played: int, seen: Sequence[tuple[Spot, float]], top: int) -> list[str
              f"{'round':>5}  {'spot':<12} {'bot':<6} {'expert':<6} {'decisions':>9} "
              f"{'a hand':>7}  a decision (95 %)"]
     for spot, gs in sorted(by.items(), key=lambda kv: -sum(kv[1]))[:top]:
-        mean, ci = interval(sum(gs), sum(g * g for g in gs), len(gs))
+        mean, ci = interval_of(gs)
         rnd, facing, bot, expert = spot
         lines.append(f"{rnd:>5}  {facing:<12} {bot:<6} {expert:<6} {len(gs):>9} "
                      f"{sum(gs) / played:+7.3f}  {mean:+.2f} ± {ci:.2f}")
