@@ -590,3 +590,26 @@ def test_another_written_form_of_a_term_is_not_given_the_terms_pinyin(client: Cl
     client.cookies["django_language"] = "en"
     text = text_of(page(client, "/pairs/four/"))
     assert "三花十 (three flowers)" in text and "三花十 (sānhuā" not in text
+
+
+def test_a_source_name_for_a_group_comes_after_the_sites_own(client: Client) -> None:
+    """000 writes 红笼九 for the group the walkthrough calls 人官九 a line before."""
+    text = text_of(page(client, "/walkthroughs/xj-2p-1/3/"))
+    assert "乙把四张牌分成人官九" in text and "把人官九（原文写作红笼九）叫作尾" in text
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/walkthroughs/xj-2p-1/3/"))
+    assert "人官九 rén guān jiǔ (which it writes 红笼九)" in text
+
+
+def test_the_raise_minimum_is_the_stakes_not_always_10(client: Client) -> None:
+    """/rules/ gave “at least 10” for every stakes; 5、10 and 5、20 raise to 50."""
+    words = text_of(page(client, "/rules/").split('id="words-title"')[1].split("</dl>")[0])
+    assert words.count("注码定的下限") == 2 and "也不低于 10）" not in words
+    client.cookies["django_language"] = "en"
+    words = text_of(page(client, "/rules/").split('id="words-title"')[1].split("</dl>")[0])
+    assert words.count("the stakes' raise minimum") == 2
+
+
+def test_the_glossary_pair_entry_says_pairs_rank_among_themselves(client: Client) -> None:
+    text = text_of(page(client, "/glossary/"))
+    assert "只有丁二皇比对子大" not in text and "对子之间按单张的等级比" in text

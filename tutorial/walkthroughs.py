@@ -134,6 +134,16 @@ def who(name: str) -> SafeString:
     return format_html('<b class="who" lang="zh-Hans">{}</b>', name)
 
 
+def as_written(written: str, split: Split) -> SafeString:
+    """A group of ``split`` by the name a source wrote; where that is one of its other
+    names, the site's name comes first and the source's after it."""
+    for group in (split.head, split.tail):
+        if written != group.display_name() and written in {
+                a.name for a in group.names().aliases}:
+            return say("as_written", ours=grp(group), written=zh(written))
+    return zh(written)
+
+
 def grp(group: Group) -> SafeString:
     """A group by name (pinyin after it on English pages)."""
     names = group.names()
@@ -647,8 +657,8 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
         paras.append(why_compare(s.head, s.tail, rules))
         called = p.get("text_called")
         if called and exm["source"] == "000":
-            paras.append(say("form_000", wei_name=zh(called["尾"]), tou_name=zh(called["头"]),
-                             wei=term("尾"), tou=term("头")))
+            paras.append(say("form_000", wei_name=as_written(called["尾"], s),
+                             tou_name=as_written(called["头"], s), wei=term("尾"), tou=term("头")))
         steps.append(Step("form", say("t_form", name=who(p["name"])), paras,
                           hands=[hand_view(p["name"], s, rules, part="both")],
                           facts={f"head:{p['name']}": s.head.code,
