@@ -567,8 +567,10 @@ def test_four_page_does_not_take_the_xuanjings_brackets_for_names(client: Client
         assert "又叫" not in entry and f"括号里的{bar}说明这是哪一种杠" in entry
 
 
-def test_mango_lesson_marks_the_carried_pot_as_ours(client: Client) -> None:
-    assert "这一条《旋经》没说，是本站定的" in text_of(page(client, "/course/mango/"))
+def test_mango_lesson_says_where_the_carried_pot_rule_comes_from(client: Client) -> None:
+    """The 旋经 is silent; 002 says 芒果分继续累积到下一局, which we follow."""
+    assert "这一条《旋经》没说，app 规则页是这样定的，本站照它" in text_of(
+        page(client, "/course/mango/"))
 
 
 def test_betting_lesson_does_not_call_the_stake_everyone_has_folded_stakes(
@@ -613,3 +615,44 @@ def test_the_raise_minimum_is_the_stakes_not_always_10(client: Client) -> None:
 def test_the_glossary_pair_entry_says_pairs_rank_among_themselves(client: Client) -> None:
     text = text_of(page(client, "/glossary/"))
     assert "只有丁二皇比对子大" not in text and "对子之间按单张的等级比" in text
+
+
+def test_the_settling_lesson_caps_each_win_per_player(client: Client) -> None:
+    """000's 丙 puts in 50 and wins 50 from each of two players: the cap is per player."""
+    text = text_of(page(client, "/course/settle/"))
+    assert "谁也赢不到比自己押下的更多" not in text and "从每一家最多只赢到自己押下的那么多" in text
+
+
+def test_a_loss_is_the_mirror_of_a_win_with_an_equal_group(client: Client) -> None:
+    """One group smaller and one equal loses (RULES: 死 is the mirror of a win)."""
+    text = text_of(page(client, "/walkthroughs/xj-2p-2/6/"))
+    assert "两组都小，或者一组小一组一样大，就是" in text
+
+
+def test_no_page_says_everyone_puts_the_pi_in_first(client: Client) -> None:
+    """/rules/app/ says the 旋经 has nobody put anything in first; the lesson, the
+    teaching table and the full-hand walkthrough said everyone had."""
+    assert "谁也不用先押" in text_of(page(client, "/rules/app/"))
+    for url in ("/course/betting/", "/course/table/2/", "/walkthroughs/full-hand/1/",
+                "/walkthroughs/full-hand/2/"):
+        text = text_of(page(client, url))
+        assert "人人都已经押着" not in text and "每人先押" not in text, url
+        assert "已经押上" not in text, url
+
+
+def test_the_four_card_names_page_knows_the_xuanjing_says_gangdui(client: Client) -> None:
+    text = text_of(page(client, "/pairs/four/"))
+    assert "《旋经》不用这些名字" not in text and "“杠对”只是下面一手比牌的简称" in text
+
+
+def test_the_app_preset_claims_no_seat_limit_the_calculator_does_not_keep(
+    client: Client,
+) -> None:
+    assert "一桌最多" not in text_of(page(client, "/rules/app/").split('id="app-preset"')[1])
+
+
+def test_a_changed_chance_is_never_shown_as_the_same_percentage(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/splits/?hand=R10+B10+BJ+B5"))
+    change = re.search(r"chance to win \(吃\) goes from ([\d.]+%) to ([\d.]+%)", text)
+    assert change is not None and change[1] != change[2]

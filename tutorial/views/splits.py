@@ -156,6 +156,16 @@ def percent(p: float) -> str:
     return f"{p * 100:.1f}%"
 
 
+def percents(before: float, after: float) -> tuple[str, str]:
+    """Two chances as percentages with as many decimals (up to three) as it takes to
+    tell them apart: a change from 0.2% to 0.2% reads as broken."""
+    for digits in (1, 2, 3):
+        pair = f"{before * 100:.{digits}f}%", f"{after * 100:.{digits}f}%"
+        if pair[0] != pair[1]:
+            break
+    return pair
+
+
 def _pair_url(group: Group, rules_name: str) -> str:
     url = reverse("pair_detail", args=[group.code])
     return f"{url}?rules={rules_name}" if rules_name != "xuanjing" else url
@@ -261,6 +271,8 @@ def why(advice: Advice, rules_name: str) -> str:
         ) % {"d": f"{margin:.3f}"}
     bh, bt = _group_view(best.split.head, rules_name), _group_view(best.split.tail, rules_name)
     nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)
+    w0, w1 = percents(naive.p_win, best.p_win)
+    l0, l1 = percents(naive.p_lose, best.p_lose)
     return gettext(
         "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
         "第 %(bt)s 大（共 %(total)s 组）。吃要头尾都不输，尾强了，吃的机会从 %(w0)s 变成 "
@@ -271,10 +283,10 @@ def why(advice: Advice, rules_name: str) -> str:
         "nt": nt["position"],
         "bt": bt["position"],
         "total": len(catalogue_for(rules_name).entries),
-        "w0": percent(naive.p_win),
-        "w1": percent(best.p_win),
-        "l0": percent(naive.p_lose),
-        "l1": percent(best.p_lose),
+        "w0": w0,
+        "w1": w1,
+        "l0": l0,
+        "l1": l1,
         "gain": f"{best.ev - naive.ev:.3f}",
     }
 
