@@ -182,9 +182,12 @@ def _takers(before: Sequence[Transfer]) -> SafeString:
 
 
 def _join(parts: Sequence[SafeString]) -> SafeString:
+    """Names in a list: 甲、乙、丙 in Chinese, "a, b and c" in English."""
+    chinese = (get_language() or "").startswith("zh")
     out = SafeString("")
     for i, part in enumerate(parts):
-        out = format_html("{}{}{}", out, "、" if i else "", part)
+        glue = "" if not i else "、" if chinese else " and " if i == len(parts) - 1 else ", "
+        out = format_html("{}{}{}", out, glue, part)
     return out
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -340,8 +341,48 @@ def get_walkthrough(slug: str) -> Walkthrough | None:
         return None
     builder = _BUILDERS[d["kind"]]
     steps = builder(d)
+    _deal(steps)
     source = say("source_" + d.get("source", "000"))
     return Walkthrough(slug, text(d["title"]), text(d["summary"]), source, steps)
+
+
+def _deal(steps: Sequence[Step]) -> None:
+    """Give each named player the same physical cards in every step and no card another
+    player holds: a kind two players hold shows the deck's two cards (♥6 and ♦6), as one
+    deal would (where an example holds more copies than the deck has, the first suit
+    again).  Each player's cards are those of the fullest hand they show."""
+    full: dict[str, tuple[Kind, ...]] = {}
+    for step in steps:
+        for h in step.hands:
+            kinds = tuple(c if isinstance(c, Kind) else c.kind for c in h.cards)
+            if h.name and len(kinds) > len(full.get(h.name, ())):
+                full[h.name] = kinds
+    taken: list[Card] = []
+    dealt: dict[str, tuple[Card, ...]] = {}
+    for name, kinds in full.items():
+        dealt[name] = physical(kinds, taken)
+        taken.extend(dealt[name])
+    for step in steps:
+        for h in step.hands:
+            if h.name not in dealt:
+                continue
+            pool = list(dealt[h.name])
+            if h.groups:
+                for g in h.groups:
+                    g.cards = tuple(_take(pool, k) for k in g.kinds)
+            else:
+                h.cards = tuple(_take(pool, c if isinstance(c, Kind) else c.kind)
+                                for c in h.cards)
+
+
+def _take(pool: list[Card], kind: Kind) -> Card:
+    """A card of ``kind`` out of a player's ``pool`` (:func:`_deal`); one drawn alone if
+    the pool has none (a card the walkthrough put in for one the text had wrong)."""
+    card = next((c for c in pool if c.kind is kind), None)
+    if card is None:
+        return physical((kind,))[0]
+    pool.remove(card)
+    return card
 
 
 # --------------------------------------------------------------------------- helpers
@@ -652,7 +693,9 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
     sp = {p["name"]: split_of(p["groups_as_written"], rules) for p in players}
     for p in players:
         s = sp[p["name"]]
-        paras = [say("form", name=who(p["name"]), g1=grp(s.head), g2=grp(s.tail),
+        equal = s.head.strength(rules) == s.tail.strength(rules)
+        paras = [say("form_equal" if equal else "form", name=who(p["name"]), g1=grp(s.head),
+                     g2=grp(s.tail),
                      head=grp(s.head), tail=grp(s.tail), tou=term("头"), wei=term("尾"))]
         paras.append(why_compare(s.head, s.tail, rules))
         called = p.get("text_called")
@@ -919,10 +962,11 @@ def build_split(d: dict[str, Any]) -> list[Step]:
                                              word=outcome_word(o)))
         paras = [say("matchup", a=who(a), b=who(b), ha=grp(sa.head), ta=grp(sa.tail),
                      hb=grp(sb.head), tb=grp(sb.tail)), res]
-        if said is not None:
-            agree = _verdict_sign(said[a]) == o.sign
+        if said is not None:  # the player whose result the text words (003: "b就輸了")
+            speaker = a if a in said else b
+            agree = _verdict_sign(said[speaker]) == (o.sign if speaker == a else -o.sign)
             paras.append(say("text_agrees" if agree else "text_differs",
-                             word=text_word(said[a]), name=who(a)))
+                             word=text_word(said[speaker]), name=who(speaker)))
         else:
             paras.append(say("text_silent"))
         facts = {f"head:{a}:{b}": mark_of(sa.head, sb.head, rules),
@@ -1317,9 +1361,11 @@ def build_squeeze(d: dict[str, Any]) -> list[Step]:
         paras = [say("sqw_sees", way=zh(way.label), sight=stage.label),
                  format_html("{}", stage.clue_meaning),
                  say("sqw_one" if len(left) == 1 else "sqw_left", cands=cands(left))]
-        way_name = pgettext("squeeze-gloss", way.label) if english() else way.label
-        steps.append(Step("squeeze-stage", say("t_sqw_stage", way=way_name,
-                                               stage=stage.stage_label),
+        way_name, label = way.label, stage.stage_label
+        if english():  # "Squeezing the corner: the top of the index"
+            way_name = capfirst(pgettext("squeeze-gloss", way.label))
+            label = label[:1].lower() + label[1:]
+        steps.append(Step("squeeze-stage", say("t_sqw_stage", way=way_name, stage=label),
                           paras, reveal=stage, facts={"possible": " ".join(k.code for k in left)}))
     last = [say("sqw_card", card=kind_html(card.kind))]
     if up is not None:
