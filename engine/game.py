@@ -21,6 +21,8 @@ Decisions where RULES.md is silent (documented in the README, "Practice table"):
   level reaches the raise floor.
 * Any all-in that lifts the level (even below the minimum raise) re-opens the action
   for everyone who has not matched it.
+* A player whose every opponent still in is all in may only call (瞧) or fold (甩):
+  betting stops when at most one player can act, and a bet nobody could answer is none.
 * 休过河 needs every player still in to 休; if an all-in player is still in, a round
   in which everybody else 休 simply moves on to the next card.
 * A 芒果 never takes a player's last 皮: a payer with less than 芒果 + 皮 pays what
@@ -517,7 +519,8 @@ class Game:
         assert h is not None
         return _betting_legal(seat, self.state.seats[seat].bobo, h.committed[seat], h.level,
                               self.rules.stakes.raise_floor,
-                              not h.bet_this_round and h.round > 1)
+                              not h.bet_this_round and h.round > 1,
+                              self._actable_count() >= 2)
 
     def kinds(self, seat: int) -> tuple[Kind, ...]:
         h = self.state.hand
@@ -1217,9 +1220,11 @@ def _showdown_legal(seat: int, sanhua: bool) -> Legal:
 
 @lru_cache(maxsize=1 << 14)
 def _betting_legal(seat: int, bobo: int, committed: int, level: int, floor: int,
-                   opening: bool) -> Legal:
+                   opening: bool, answered: bool) -> Legal:
     """What ``seat`` may do in a betting round (its 钵钵 and commitment, the level, the
-    raise floor, whether a bet now is a 发招); kept: play-outs ask it again and again."""
+    raise floor, whether a bet now is a 发招, whether anyone else still in could answer a
+    bet: when every other player still in is all in, ``seat`` may only call or fold);
+    kept: play-outs ask it again and again."""
     acts: list[Act] = []
     call_to = min(level, bobo)
     if committed < level:
@@ -1227,13 +1232,13 @@ def _betting_legal(seat: int, bobo: int, committed: int, level: int, floor: int,
     else:
         acts.append(Act.CHECK)
     min_raise = max(2 * level, floor)
-    can_raise = min_raise <= bobo
+    can_raise = answered and min_raise <= bobo
     if can_raise:
         acts.append(Act.RAISE)
-    tuo = 2 * level if floor <= 2 * level <= bobo else None
+    tuo = 2 * level if answered and floor <= 2 * level <= bobo else None
     if tuo is not None:
         acts.append(Act.TUO)
-    if bobo > level:
+    if answered and bobo > level:
         acts.append(Act.QIAO)
     acts.append(Act.FOLD)
     return Legal(

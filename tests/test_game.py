@@ -116,17 +116,34 @@ def test_allin_below_minimum_reopens() -> None:
     assert g.hand is not None and g.hand.round == 2
 
 
-def test_short_allin_reopens_and_own_raise() -> None:
-    g = table(bobo=[100, 115, 100])
+def test_a_short_qiao_is_allowed_while_someone_can_answer_it() -> None:
+    g = table(bobo=[200, 115, 100])
     deal(g, {})
     g.do("raise", 2, 100)  # 丙 all-in at 100
-    # 甲 folds, 乙 (115) 敲 to 115: above 100 although below 2×100
-    g.do("fold", 0)
+    g.do("call", 0)  # 甲 (200) can still answer a bet
+    # 乙 (115) 敲 to 115: above 100 although below 2×100
     g.do("qiao", 1)
     h = g.hand
     assert h is not None
-    assert h.level == 115 and h.committed == [1, 115, 100]
-    assert g.phase is Phase.SHOWDOWN  # 丙 is all-in, 乙 all-in: cards dealt out
+    assert h.level == 115 and h.committed == [100, 115, 100] and g.to_act == 0
+
+
+def test_over_a_lone_all_in_only_call_or_fold() -> None:
+    """RULES: when at most one player still in can act, betting stops; the last one
+    answers the all-in (瞧 or 甩) and may not bet into nobody."""
+    g = table(bobo=[100, 115, 100])
+    deal(g, {})
+    g.do("raise", 2, 100)  # 丙 all-in at 100
+    g.do("fold", 0)
+    legal = g.legal_actions(1)
+    assert set(legal.acts) == {Act.CALL, Act.FOLD} and legal.min_raise is None
+    with pytest.raises(ActionError):
+        g.do("qiao", 1)
+    g.do("call", 1)
+    h = g.hand
+    assert h is not None
+    assert h.level == 100 and h.committed == [1, 100, 100]
+    assert g.phase is Phase.SHOWDOWN  # nobody can bet: the cards are dealt out
 
 
 def test_caller_cannot_raise_own_bet() -> None:

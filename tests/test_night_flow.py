@@ -358,3 +358,19 @@ def test_csv_defuses_formulas(client: Client) -> None:
     rows = list(csv.reader(io.StringIO(
         client.get(f"/night/v/{night.view_token}/csv").content.decode("utf-8-sig"))))
     assert rows[0][6:8] == ["'=1+1 输赢", "'@b 输赢"]
+
+
+def test_the_csv_columns_add_up_to_the_total_row(client: Client) -> None:
+    """Each hand's column counts the 芒果 paid and the pot taken, as the total does (an
+    audit found 30 − 1 + 20 = 49 above a total of 54)."""
+    night = create(client)
+    hand(client, night, pot_to="甲", 甲=30, 乙=-10, 丙=-10, 丁=-10)
+    hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
+    hand(client, night, pot_to="甲", 甲=20, 乙=-20)  # 甲 takes the 15 of 芒果 too
+    rows = list(csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode().lstrip("\ufeff"))))
+    first = 6  # the players' result columns come after six others
+    hands, total = rows[1:-1], rows[-1]
+    for i, name in enumerate(PLAYERS):
+        column = sum(int(r[first + i]) for r in hands)
+        assert column == int(total[first + i]) == bobo(night)[name] - 2000, name

@@ -79,7 +79,7 @@ def _spot(game: Game) -> dict[str, Any]:
     """What the learner saw when deciding: the price of a call, the pot, the 皮."""
     h = game.hand
     assert h is not None
-    to_call = max(0, h.level - h.committed[HUMAN])
+    to_call = max(0, min(h.level, game.seats[HUMAN].bobo) - h.committed[HUMAN])  # all in
     pot = sum(h.committed)
     pi = sum(h.committed[s] for s in h.order if h.folded[s])
     return {"round": h.round, "level": h.level, "committed": h.committed[HUMAN],
@@ -122,8 +122,12 @@ def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
             if groups == {o.split.head, o.split.tail}:
                 chosen = i
     best = pricing.best
-    loss = options[best]["ev"] - options[chosen]["ev"]
-    se = math.hypot(options[best]["stderr"], options[chosen]["stderr"])
+    # against the best of the other splits (the best one's loss is negative: not the
+    # chosen split against itself, whose interval ± 2·√2 errors would say 难分)
+    rival = max((i for i in range(len(options)) if i != chosen),
+                key=lambda i: options[i]["ev"], default=chosen)
+    loss = options[rival]["ev"] - options[chosen]["ev"]
+    se = math.hypot(options[rival]["stderr"], options[chosen]["stderr"])
     return {"options": options, "best": best, "chosen": chosen, "loss": loss,
             "loss_stderr": se, "grade": grade(loss, se, opening), "exact": pricing.exact,
             "pi": sum(situation.folded)}

@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.html import format_html, strip_tags
+from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
@@ -42,6 +42,7 @@ from engine.hands import Outcome
 from engine.rules import Rules
 from engine.settle import Seat, Settlement, Transfer
 from tutorial.glossary import group_html
+from tutorial.visitor_text import listing
 
 __all__ = [
     "Explanation",
@@ -182,13 +183,8 @@ def _takers(before: Sequence[Transfer]) -> SafeString:
 
 
 def _join(parts: Sequence[SafeString]) -> SafeString:
-    """Names in a list: 甲、乙、丙 in Chinese, "a, b and c" in English."""
-    chinese = (get_language() or "").startswith("zh")
-    out = SafeString("")
-    for i, part in enumerate(parts):
-        glue = "" if not i else "、" if chinese else " and " if i == len(parts) - 1 else ", "
-        out = format_html("{}{}{}", out, glue, part)
-    return out
+    """Names in a list (:func:`tutorial.visitor_text.listing`); the parts are safe HTML."""
+    return mark_safe(listing([conditional_escape(p) for p in parts]))  # escaped parts
 
 
 def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeString:

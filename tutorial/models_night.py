@@ -42,6 +42,7 @@ from django.utils import timezone
 
 from engine.mango import Mango, mango_amount, mango_payers
 from engine.rules import Rules, get_rules
+from tutorial.visitor_text import listing
 
 QUAN_STARTER_DEALS_LAST = True
 CENT = Decimal("0.01")
@@ -75,7 +76,7 @@ class Night(models.Model):
         app_label = "tutorial"
 
     def __str__(self) -> str:
-        return self.title or "、".join(self.players)
+        return self.title or listing(self.players)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -206,6 +207,12 @@ class HandRecord:
     carried: int  # 皮 left in the middle by a 休过河
     calc: str
     at: datetime
+
+    def moved(self, name: str) -> int:
+        """How much player ``name``'s 钵钵 moved in this hand: the settlement's net, less
+        the 芒果 they paid before the deal, plus the pot if they took it."""
+        paid = self.charge.paid.get(name, 0) if self.charge else 0
+        return self.nets.get(name, 0) - paid + (self.pot if self.pot_to == name else 0)
 
     def to_dict(self) -> dict[str, Any]:
         """As stored in its entry's ``after`` (the entry holds ``seq`` and ``at``)."""

@@ -177,8 +177,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
             first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码，95%% 的把握在 "
                       "%(low)s 到 %(high)s 之间") % words
         else:
-            first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码，"
-                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % words
+            first = _("你的“%(chosen)s”比“%(best)s”（在另一批牌局上挑出的别的选择里最好的）"
+                      "平均多 %(ahead)s 个筹码，95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s "
+                      "之间") % words
         if d["grade"] == CLOSE:
             lower, upper = (band(x, 0.0, opening) or CLOSE for x in (low, high))
             first += _("：可能算“%(lower)s”，也可能算“%(upper)s”，难分。") % {
@@ -199,11 +200,18 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         words |= {"share": share, "share_se": percent(call["share_stderr"]), "needs": needs,
                   "needs_se": percent(call["needs_stderr"]), "gain": chips(call["gain"]),
                   "lose": chips(call["loss"]), "gap": chips(abs(gap)),
-                  "se": chips(calling["stderr"])}
+                  "se": chips(Z * calling["stderr"])}  # the 95 % margin the test uses
+        one_sided = not 0 < call["share"] < 1  # every world counted on one side
+        if one_sided:  # no share to weigh against the share needed
+            second = (_("瞧要再放 %(call)s。瞧下去，算到的每一种牌局最后都比现在甩牌强，"
+                        "平均强 %(gain)s 个筹码。") if call["share"] >= 1 else
+                      _("瞧要再放 %(call)s。瞧下去，算到的牌局没有一种比现在甩牌强，"
+                        "平均差 %(lose)s 个筹码。")) % words
         if exact:
-            second = _("瞧要再放 %(call)s。瞧下去，%(share)s%% 的牌局最后比现在甩牌强，平均强 "
-                       "%(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例至少要 "
-                       "%(needs)s%%。") % words
+            if not one_sided:
+                second = _("瞧要再放 %(call)s。瞧下去，%(share)s%% 的牌局最后比现在甩牌强，"
+                           "平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例"
+                           "至少要 %(needs)s%%。") % words
             if gap == 0:
                 second += _("瞧和甩平均一样多。")
             elif gap > 0:
@@ -211,15 +219,17 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
             else:
                 second += _("所以瞧比甩平均少 %(gap)s 个筹码。") % words
         else:
-            second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局最后比"
-                       "现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，"
-                       "这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
+            if not one_sided:
+                second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局"
+                           "最后比现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；"
+                           "要不亏，这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
             if abs(gap) <= Z * calling["stderr"]:
-                second += _("瞧和甩平均差 %(gap)s 个筹码，在误差（±%(se)s）以内。") % words
+                second += _("瞧和甩平均差 %(gap)s 个筹码，在 95%% 的误差范围（±%(se)s）"
+                            "以内。") % words
             elif gap > 0:
-                second += _("所以瞧比甩平均多 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+                second += _("所以瞧比甩平均多 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
             else:
-                second += _("所以瞧比甩平均少 %(gap)s 个筹码（误差 ±%(se)s）。") % words
+                second += _("所以瞧比甩平均少 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
     elif d.get("to_call"):
         second = _("瞧要再放 %(call)s。") % words
     else:

@@ -57,7 +57,7 @@ from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import compute, parse_query
-from tutorial.visitor_text import clean, key
+from tutorial.visitor_text import clean, key, listing
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
@@ -210,7 +210,7 @@ def _check_can_play(state: NightState) -> None:
         raise Problem({"form": _("圈芒已经打完，今晚不再记新的一手。")})
     if state.broke:
         raise Problem({"form": _("%(names)s 的钵钵输光了：先补钵钵或离场，再记下一手。") % {
-            "names": "、".join(p.name for p in state.broke)}})
+            "names": listing([p.name for p in state.broke])}})
     if len(state.active) < 2:
         raise Problem({"form": _("桌上不到两个人，记不了。")})
 
@@ -330,7 +330,7 @@ def _add(night: Night, kind: str, data: dict[str, Any]) -> NightState:
     below = [p.name for p in after.players if p.bobo < 0]
     if below:
         raise Problem({"form": _("这样记 %(names)s 的钵钵会变成负数：钵钵最少是 0。") % {
-            "names": "、".join(below)}})
+            "names": listing(below)}})
     return after
 
 
@@ -642,7 +642,7 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
                 label += " " + _("（圈芒）")
             mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
                      if hand.charge else "")
-            nets = [hand.nets.get(n, 0) for n in names]
+            nets = [hand.moved(n) for n in names]  # 芒果 and pot in: they add up to the total
             row = [hand.number, at, label, hand.dealer, mango, hand.pot_to or ""]
         else:
             who = str(event.data.get("player", ""))
