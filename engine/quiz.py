@@ -330,6 +330,11 @@ class OrderVerdict(Verdict):
     placed_ok: tuple[bool, ...]  # per position of ``given``: could this item stand here?
     steps: tuple[Comparison, ...]  # for groups: each neighbour pair of ``expected``
 
+    @property
+    def ties(self) -> bool:
+        """Whether two items are equal (then either of their orders is right)."""
+        return len({it.strength for it in self.expected}) < len(self.expected)
+
 
 def _order_groups_ok(groups: Sequence[Group], level: int, rules: Rules) -> bool:
     if len(set(groups)) < len(groups) or not _dealable(*groups):

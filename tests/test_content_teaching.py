@@ -656,3 +656,19 @@ def test_a_changed_chance_is_never_shown_as_the_same_percentage(client: Client) 
     text = text_of(page(client, "/splits/?hand=R10+B10+BJ+B5"))
     change = re.search(r"chance to win \(吃\) goes from ([\d.]+%) to ([\d.]+%)", text)
     assert change is not None and change[1] != change[2]
+
+
+def test_players_equal_at_the_top_take_the_pi_together(client: Client) -> None:
+    """A's 板五九 tail equals B's 梅十九 (and their heads are equal): the page named A
+    alone as taking the 皮, though the transfers split it."""
+    url = ("/calc/?p=A:50:RQ,R7,B4,B5:0&p=B:50:RQ,B7,B10,B9:0&p=C:40:R10,R6,B8,JK:0"
+           "&p=D:30:fold&rules=app")
+    html = page(client, url)
+    assert "A、B 的头尾一样大，尾又最大，先一起吃皮" in text_of(html)
+    assert html.count('<span class="badge">吃皮</span>') == 2
+
+
+def test_a_player_at_the_showdown_cannot_stake_nothing(client: Client) -> None:
+    response = client.get("/calc/?p=A:0:RQ,R8,R4,R2:0&p=B:50:R2,R8,B6,R6:0&p=C:20:fold")
+    assert response.status_code == 400
+    assert "下的数不能是 0" in text_of(response.content.decode())

@@ -66,6 +66,7 @@ class Explanation:
     transfers: list[SafeString]
     returned: list[SafeString]
     nets: list[SafeString]
+    pi_takers: tuple[str, ...]  # who eats the 皮: the best 尾, or those equal to it
 
     def all(self) -> list[SafeString]:
         pi = [self.pi] if self.pi else []
@@ -163,12 +164,32 @@ def outcome_lines(settlement: Settlement, seats: Sequence[Seat], rules: Rules) -
     return lines
 
 
-def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
-    """Who eats the 皮 (the best 尾), or None when nobody folded."""
+def pi_takers(settlement: Settlement, seats: Sequence[Seat], rules: Rules
+              ) -> tuple[str, ...]:
+    """Who eats the 皮: the best 尾 and whoever has exactly the same 尾 and 头."""
+    if settlement.pi_to is None:
+        return ()
+
+    def key(name: str) -> tuple[int, int] | None:
+        split = next(s.split for s in seats if s.name == name)
+        return None if split is None else (split.tail.rank(rules), split.head.rank(rules))
+
+    return tuple(n for n in settlement.order if key(n) == key(settlement.pi_to))
+
+
+def pi_line(settlement: Settlement, seats: Sequence[Seat], rules: Rules
+            ) -> SafeString | None:
+    """Who eats the 皮 (the best 尾; players whose 尾 and 头 are exactly that good share
+    it), or None when nobody folded."""
     folded = [s for s in seats if s.folded]
     if not folded or settlement.pi_to is None:
         return None
     total = sum(s.stake for s in folded)
+    best = pi_takers(settlement, seats, rules)
+    if len(best) > 1:
+        return _fmt(_("{who} 的头尾一样大，尾又最大，先一起吃皮（甩牌的人一共留下 {total}），"
+                      "平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
+                    who=_join([_name(n) for n in best]), total=total)
     return _fmt(_("{who} 的尾最大，先吃皮（甩牌的人一共留下 {total}）；每家的皮最多拿自己下的数，"
                   "多出来的按尾的大小往下传。"),
                 who=_name(settlement.pi_to), total=total)
@@ -200,7 +221,8 @@ def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeStrin
     if len(each) == 1:
         rest = _fmt(_("，每人 {amount}。"), amount=first.amount)
     else:
-        parts = format_html("，".join(["{} {}"] * len(group)),
+        comma = "，" if (get_language() or "").startswith("zh") else ", "
+        parts = format_html(comma.join(["{} {}"] * len(group)),
                             *(x for t in group for x in (_name(t.to), t.amount)))
         rest = _fmt(_("：{parts}（每人最多拿自己下的数，零头给座位在前的人）。"), parts=parts)
     return format_html("{}{}", start, rest)
@@ -294,8 +316,9 @@ def explain(settlement: Settlement, seats: Sequence[Seat], rules: Rules) -> Expl
     return Explanation(
         hands=[hand_line(s, rules) for s in seats],
         outcomes=outcome_lines(settlement, seats, rules),
-        pi=pi_line(settlement, seats),
+        pi=pi_line(settlement, seats, rules),
         transfers=transfer_lines(settlement, seats),
         returned=returned_lines(settlement),
         nets=net_lines(settlement),
+        pi_takers=pi_takers(settlement, seats, rules),
     )

@@ -182,7 +182,8 @@ def parse_query(data: QueryDict) -> CalcTable:
     rules_name = data.get("rules", "xuanjing").strip().lower()
     errors: list[str] = []
     if rules_name not in PRESETS:
-        errors.append(_("不认识的规则“%(name)s”，按《旋经》规则算。") % {"name": rules_name[:20]})
+        errors.append(_("不认识的规则“%(name)s”：规则只能选《旋经》（xuanjing）或 "
+                        "app 规则（app）。") % {"name": rules_name[:20]})
         rules_name = "xuanjing"
     seats: list[SeatInput] = []
     if "p" in data:
@@ -229,6 +230,9 @@ def validate(table: CalcTable) -> None:
     for seat in table.filled:
         _validate_name(seat, seen)
         _validate_stake(seat)
+        if not seat.folded and not seat.errors.get("stake") and seat.stake == 0:
+            # everyone has at least the 皮 at risk (RULES): nothing to win or lose with 0
+            seat.errors["stake"] = _("留到比牌的人至少下了皮：下的数不能是 0。")
         if seat.choice not in CHOICES:
             seat.errors["choice"] = _("分法只能是 0、1、2 或 s（三花）。")
             seat.choice = "0"

@@ -42,6 +42,7 @@ from tutorial.search import (
     catalogue_for,
     search,
 )
+from tutorial.visitor_text import listing
 
 # ---------------------------------------------------------------- labels
 
@@ -413,7 +414,7 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         if same:
             out.append(
                 gettext("同一等级的对子一样大，所以它和%(names)s打平。")
-                % {"names": "、".join(e.name for e in same)}
+                % {"names": listing([e.name for e in same])}
             )
     elif cat is Category.TIANJIUWANG:
         out.append(

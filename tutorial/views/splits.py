@@ -275,8 +275,8 @@ def why(advice: Advice, rules_name: str) -> str:
     l0, l1 = percents(naive.p_lose, best.p_lose)
     return gettext(
         "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
-        "第 %(bt)s 大（共 %(total)s 组）。吃要头尾都不输，尾强了，吃的机会从 %(w0)s 变成 "
-        "%(w1)s，死的机会从 %(l0)s 变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
+        "第 %(bt)s 大（共 %(total)s 组）。吃的机会从 %(w0)s 变成 %(w1)s，死的机会从 %(l0)s "
+        "变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
     ) % {
         "nh": nh["position"],
         "bh": bh["position"],
