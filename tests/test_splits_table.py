@@ -59,7 +59,7 @@ def test_several_opponents_are_sampled_with_their_error(client: Client) -> None:
     params = {**SPOT, "v2": "B4 B7", "s2": "15", "v3": "R2 JK", "s3": "60", "pi": ""}
     html = text(client.get("/splits/table/", params).content.decode())
     assert html.count("± ") >= 3 and "标准误差" in html
-    assert "没有人甩牌，桌上没有皮" in html
+    assert "桌上没有皮：最好的分法是" in html
     assert "期望（不算皮）" not in html
 
 

@@ -28,6 +28,7 @@ import fsrs
 from django.db import models
 from django.db.models import Count, Min, Q
 from django.utils import timezone
+from django.utils.translation import get_language, pgettext
 
 from engine.cards import CardError
 from engine.groups import Group
@@ -118,7 +119,9 @@ class ReviewCard(VisitorRow):
                 (way, _depth), kind = squeeze_item(self.item)
             except QuizError:
                 return self.item
-            return f"{way.label}·{kind.name_zh}"
+            if (get_language() or "zh").startswith("zh"):
+                return f"{way.label}·{kind.name_zh}"
+            return f"{pgettext('squeeze-gloss', way.label)}: {kind.name_zh}"
         try:
             return Group.parse(self.group_code).display_name()
         except CardError:

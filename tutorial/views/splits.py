@@ -382,7 +382,7 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "hand_text": hand_text,
         "example_url": hand_url(tuple(_BY_CODE[c] for c in EXAMPLE_HAND.split()), rules_name),
         "example_hand": EXAMPLE_HAND,
-        "error": error,
+        "hand_error": error,
         "result": result,
         "show_pinyin": not (get_language() or "zh").startswith("zh"),
         "codes": [{"code": k.code, "name": k.name_zh} for k in KINDS],
@@ -508,7 +508,7 @@ def table_answer(s: Situation, rules_name: str) -> dict[str, Any]:
     pi = sum(s.folded)
     best, before = with_pi.options[with_pi.best], without.options[with_pi.best]
     if not pi:
-        effect = gettext("没有人甩牌，桌上没有皮：最好的分法是%(x)s，期望 %(ev)s 筹码。") % {
+        effect = gettext("桌上没有皮：最好的分法是%(x)s，期望 %(ev)s 筹码。") % {
             "x": _option_name(with_pi, with_pi.best), "ev": _chips(best.ev)}
     elif with_pi.best == without.best:
         effect = gettext("皮没有改变最好的分法：还是%(x)s。算上 %(pi)s 的皮，它的期望从 %(a)s "
