@@ -672,3 +672,17 @@ def test_a_player_at_the_showdown_cannot_stake_nothing(client: Client) -> None:
     response = client.get("/calc/?p=A:0:RQ,R8,R4,R2:0&p=B:50:R2,R8,B6,R6:0&p=C:20:fold")
     assert response.status_code == 400
     assert "下的数不能是 0" in text_of(response.content.decode())
+
+
+def test_an_unchanged_chance_is_said_to_be_the_same(client: Client) -> None:
+    """R4 R6 R7 JK: both splits win no showdown; the page said it went from 0.000% to
+    0.000%."""
+    text = text_of(page(client, "/splits/?hand=R4+R6+R7+JK"))
+    assert "吃的机会两种分法都是" in text and "变成 0.000%" not in text
+
+
+def test_an_unreadable_compact_row_keeps_its_format_message(client: Client) -> None:
+    response = client.get("/calc/?p=A:50&p=B:50:RQ,R8,R4,R2")
+    assert response.status_code == 400
+    text = text_of(response.content.decode())
+    assert "这一项看不懂" in text and "不能有冒号" not in text

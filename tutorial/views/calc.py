@@ -250,6 +250,8 @@ def validate(table: CalcTable) -> None:
 
 def _validate_name(seat: SeatInput, seen: Counter[str]) -> None:
     typed, seat.name = seat.name, clean(seat.name)
+    if "name" in seat.errors:  # the compact form could not be read: that message stays
+        return
     if not seat.name:
         seat.errors["name"] = (_("这个名字只有看不见的字符，写上能看见的字。") if typed.strip()
                                else _("写上名字。"))

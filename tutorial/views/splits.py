@@ -273,11 +273,15 @@ def why(advice: Advice, rules_name: str) -> str:
     nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)
     w0, w1 = percents(naive.p_win, best.p_win)
     l0, l1 = percents(naive.p_lose, best.p_lose)
-    return gettext(
+    return (gettext(
         "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
         "第 %(bt)s 大（共 %(total)s 组）。吃的机会从 %(w0)s 变成 %(w1)s，死的机会从 %(l0)s "
         "变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
-    ) % {
+    ) if w0 != w1 else gettext(  # the same chance to win both ways: no change to tell
+        "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
+        "第 %(bt)s 大（共 %(total)s 组）。吃的机会两种分法都是 %(w0)s，死的机会从 %(l0)s "
+        "变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
+    )) % {
         "nh": nh["position"],
         "bh": bh["position"],
         "nt": nt["position"],
