@@ -68,7 +68,7 @@ def test_find_tianguanjiu_every_way(client: Client, q: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "q", ["RQ B9", "B9 RQ", "rq b9", "b9-rq", "rqb9", "天牌 黑9", "ＲＱ　Ｂ９"]
+    "q", ["RQ B9", "B9 RQ", "rq b9", "b9-rq", "rqb9", "天牌 黑9", "ＲＱ　Ｂ９", "♥Q ♠9", "♦q♣9"]
 )
 def test_card_codes_either_order(client: Client, q: str) -> None:
     html = client.get("/pairs/", {"q": q}).content.decode()

@@ -7,7 +7,7 @@ request or the language, so the index is shared by every request.
 Searching ``q`` (see :func:`search`):
 
 * card codes, one or two, any order, any case: ``RQ B9``, ``b9-rq``, ``rqb9``;
-  or card names: ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``)
+  physical cards: ``♥Q ♠9``; or card names: ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``)
   (one kind: every group holding it);
 * points: ``9点``, ``九点``, ``9``, ``0点`` / ``皱``;
 * Chinese names and aliases, simplified or traditional (``天關九``), digits or
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from engine.cards import KINDS, Kind
+from engine.cards import DECK, KINDS, Kind
 from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
 from engine.rules import PRESETS, Rules
 from tutorial import glossary
@@ -212,6 +212,8 @@ _CODES_RE = re.compile(rf"(?:{'|'.join(_CODES)})")
 _CODES_ONLY_RE = re.compile(rf"^(?:(?:{'|'.join(_CODES)})[\s,，、+/-]*){{1,2}}$")
 _POINTS_RE = re.compile(r"^([0-9])\s*(?:点|點|pts?|points?)?$|^([零一二三四五六七八九])\s*[点點]$")
 _SEPARATORS = re.compile(r"[\s,，、+＋/-]+")
+_SUITED = {c.label.lower(): c.kind for c in DECK if c.label[0] in "♥♦♠♣"}  # ♥q → RQ
+_SUITED_RE = re.compile("|".join(sorted(map(re.escape, _SUITED), key=len, reverse=True)))
 
 CATEGORY_WORDS: dict[str, frozenset[Category]] = {
     hanzi_key(word): frozenset(cats)
@@ -305,8 +307,9 @@ def find_terms(query: str) -> tuple[Term, ...]:
 
 
 def parse_card_query(query: str) -> tuple[Kind, ...] | None:
-    """One or two kinds from codes (``RQ B9``, ``rqb9``) or card names (``天牌 黑9``)."""
-    text = simplify(query)
+    """One or two kinds from codes (``RQ B9``, ``rqb9``), physical cards (``♥Q ♦7``) or
+    card names (``天牌 黑9``)."""
+    text = _SUITED_RE.sub(lambda m: f" {_SUITED[m[0]].code.lower()} ", simplify(query)).strip()
     if not text:
         return None
     compact = re.sub(r"[\s,，、+/-]+", "", text)
