@@ -7,8 +7,8 @@ request or the language, so the index is shared by every request.
 Searching ``q`` (see :func:`search`):
 
 * card codes, one or two, any order, any case: ``RQ B9``, ``b9-rq``, ``rqb9``;
-  physical cards: ``♥Q ♠9``; or card names: ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``)
-  (one kind: every group holding it);
+  physical cards: ``♥Q ♠9``; or card names: ``天牌 黑9``, ``大鬼``, one English name
+  (``joker``, ``the lone three``) (one kind: every group holding it);
 * points: ``9点``, ``九点``, ``9``, ``0点`` / ``皱``;
 * Chinese names and aliases, simplified or traditional (``天關九``), digits or
   numerals (``黑9一对`` = ``黑九一对``), category words (``对子``, ``杠``);
