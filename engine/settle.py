@@ -57,6 +57,7 @@ class Settlement:
     transfers: tuple[Transfer, ...]
     order: tuple[str, ...]  # showdown players by 尾 then 头, strongest first
     pi_to: str | None  # who eats the 皮 (and the 芒果 pot): the best 尾
+    pi_takers: tuple[str, ...]  # the best 尾 and whoever equals it exactly: they share the 皮
     outcomes: dict[tuple[str, str], Outcome] = field(default_factory=dict)
     returned: dict[str, int] = field(default_factory=dict)  # 皮 nobody was entitled to
 
@@ -80,6 +81,7 @@ def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
         transfers=tuple(transfers),
         order=tuple(s.name for s in players),
         pi_to=players[0].name if players else None,
+        pi_takers=tuple(s.name for s in tiers[0]) if tiers else (),
         outcomes={(a.name, b.name): compare_keys(keys[a.name], keys[b.name])
                   for a in players for b in players if a is not b},
         returned={s.name: left[s.name] for s in seats if s.folded and left[s.name]},

@@ -79,7 +79,7 @@ def _spot(game: Game) -> dict[str, Any]:
     """What the learner saw when deciding: the price of a call, the pot, the 皮."""
     h = game.hand
     assert h is not None
-    to_call = max(0, min(h.level, game.seats[HUMAN].bobo) - h.committed[HUMAN])  # all in
+    to_call = game.legal_actions(HUMAN).call_cost  # what a 瞧 adds, an all-in's included
     pot = sum(h.committed)
     pi = sum(h.committed[s] for s in h.order if h.folded[s])
     return {"round": h.round, "level": h.level, "committed": h.committed[HUMAN],

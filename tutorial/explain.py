@@ -66,7 +66,6 @@ class Explanation:
     transfers: list[SafeString]
     returned: list[SafeString]
     nets: list[SafeString]
-    pi_takers: tuple[str, ...]  # who eats the 皮: the best 尾, or those equal to it
 
     def all(self) -> list[SafeString]:
         pi = [self.pi] if self.pi else []
@@ -164,28 +163,14 @@ def outcome_lines(settlement: Settlement, seats: Sequence[Seat], rules: Rules) -
     return lines
 
 
-def pi_takers(settlement: Settlement, seats: Sequence[Seat], rules: Rules
-              ) -> tuple[str, ...]:
-    """Who eats the 皮: the best 尾 and whoever has exactly the same 尾 and 头."""
-    if settlement.pi_to is None:
-        return ()
-
-    def key(name: str) -> tuple[int, int] | None:
-        split = next(s.split for s in seats if s.name == name)
-        return None if split is None else (split.tail.rank(rules), split.head.rank(rules))
-
-    return tuple(n for n in settlement.order if key(n) == key(settlement.pi_to))
-
-
-def pi_line(settlement: Settlement, seats: Sequence[Seat], rules: Rules
-            ) -> SafeString | None:
+def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
     """Who eats the 皮 (the best 尾; players whose 尾 and 头 are exactly that good share
     it), or None when nobody folded."""
     folded = [s for s in seats if s.folded]
     if not folded or settlement.pi_to is None:
         return None
     total = sum(s.stake for s in folded)
-    best = pi_takers(settlement, seats, rules)
+    best = settlement.pi_takers
     if len(best) > 1:
         return _fmt(_("{who} 的头尾一样大，尾又最大，先一起吃皮（甩牌的人一共留下 {total}），"
                       "平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
@@ -316,9 +301,8 @@ def explain(settlement: Settlement, seats: Sequence[Seat], rules: Rules) -> Expl
     return Explanation(
         hands=[hand_line(s, rules) for s in seats],
         outcomes=outcome_lines(settlement, seats, rules),
-        pi=pi_line(settlement, seats, rules),
+        pi=pi_line(settlement, seats),
         transfers=transfer_lines(settlement, seats),
         returned=returned_lines(settlement),
         nets=net_lines(settlement),
-        pi_takers=pi_takers(settlement, seats, rules),
     )

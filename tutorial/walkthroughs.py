@@ -548,7 +548,7 @@ def settlement_steps(result: Settlement, seats: Sequence[Seat], rules: Rules, *,
                            Cell(grp(s.split.tail)), Cell(grp(s.split.head)),
                            Cell(conditional_escape(str(s.stake)), f"stake:{name}", str(s.stake))])
     paras = [intro] if intro else []
-    pi = explain.pi_line(result, seats, rules)
+    pi = explain.pi_line(result, seats)
     if pi:
         paras.append(ex(pi))
     facts = {"order": ",".join(result.order)}

@@ -230,9 +230,6 @@ def validate(table: CalcTable) -> None:
     for seat in table.filled:
         _validate_name(seat, seen)
         _validate_stake(seat)
-        if not seat.folded and not seat.errors.get("stake") and seat.stake == 0:
-            # everyone has at least the 皮 at risk (RULES): nothing to win or lose with 0
-            seat.errors["stake"] = _("留到比牌的人至少下了皮：下的数不能是 0。")
         if seat.choice not in CHOICES:
             seat.errors["choice"] = _("分法只能是 0、1、2 或 s（三花）。")
             seat.choice = "0"
@@ -277,6 +274,10 @@ def _validate_stake(seat: SeatInput) -> None:
                 seat.errors["stake"] = _("下的数不能是负数。")
             else:
                 seat.errors["stake"] = _("下的数太大了。")
+            return
+        if seat.stake == 0 and not seat.folded:
+            # everyone has at least the 皮 at risk (RULES): nothing to win or lose with 0
+            seat.errors["stake"] = _("留到比牌的人至少下了皮：下的数不能是 0。")
 
 
 def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:

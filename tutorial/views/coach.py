@@ -201,35 +201,34 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
                   "needs_se": percent(call["needs_stderr"]), "gain": chips(call["gain"]),
                   "lose": chips(call["loss"]), "gap": chips(abs(gap)),
                   "se": chips(Z * calling["stderr"])}  # the 95 % margin the test uses
-        one_sided = not 0 < call["share"] < 1  # every world counted on one side
-        if one_sided:  # no share to weigh against the share needed
-            second = (_("瞧要再放 %(call)s。瞧下去，算到的每一种牌局最后都比现在甩牌强，"
-                        "平均强 %(gain)s 个筹码。") if call["share"] >= 1 else
-                      _("瞧要再放 %(call)s。瞧下去，算到的牌局没有一种比现在甩牌强，"
-                        "平均差 %(lose)s 个筹码。")) % words
+        if call["share"] >= 1:  # every world counted on one side: no share to weigh
+            second = _("瞧要再放 %(call)s。瞧下去，算到的每一种牌局最后都比现在甩牌强，"
+                       "平均强 %(gain)s 个筹码。") % words
+        elif call["share"] <= 0:
+            second = _("瞧要再放 %(call)s。瞧下去，算到的牌局没有一种比现在甩牌强，"
+                       "平均差 %(lose)s 个筹码。") % words
+        elif exact:
+            second = _("瞧要再放 %(call)s。瞧下去，%(share)s%% 的牌局最后比现在甩牌强，"
+                       "平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例"
+                       "至少要 %(needs)s%%。") % words
+        else:
+            second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局"
+                       "最后比现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；"
+                       "要不亏，这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
         if exact:
-            if not one_sided:
-                second = _("瞧要再放 %(call)s。瞧下去，%(share)s%% 的牌局最后比现在甩牌强，"
-                           "平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例"
-                           "至少要 %(needs)s%%。") % words
             if gap == 0:
                 second += _("瞧和甩平均一样多。")
             elif gap > 0:
                 second += _("所以瞧比甩平均多 %(gap)s 个筹码。") % words
             else:
                 second += _("所以瞧比甩平均少 %(gap)s 个筹码。") % words
+        elif abs(gap) <= Z * calling["stderr"]:
+            second += _("瞧和甩平均差 %(gap)s 个筹码，在 95%% 的误差范围（±%(se)s）"
+                        "以内。") % words
+        elif gap > 0:
+            second += _("所以瞧比甩平均多 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
         else:
-            if not one_sided:
-                second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局"
-                           "最后比现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；"
-                           "要不亏，这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
-            if abs(gap) <= Z * calling["stderr"]:
-                second += _("瞧和甩平均差 %(gap)s 个筹码，在 95%% 的误差范围（±%(se)s）"
-                            "以内。") % words
-            elif gap > 0:
-                second += _("所以瞧比甩平均多 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
-            else:
-                second += _("所以瞧比甩平均少 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
+            second += _("所以瞧比甩平均少 %(gap)s 个筹码（95%% 的误差范围 ±%(se)s）。") % words
     elif d.get("to_call"):
         second = _("瞧要再放 %(call)s。") % words
     else:
