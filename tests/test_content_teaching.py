@@ -678,7 +678,7 @@ def test_an_unchanged_chance_is_said_to_be_the_same(client: Client) -> None:
     """R4 R6 R7 JK: both splits win no showdown; the page said it went from 0.000% to
     0.000%."""
     text = text_of(page(client, "/splits/?hand=R4+R6+R7+JK"))
-    assert "吃的机会两种分法都是" in text and "变成 0.000%" not in text
+    assert "吃的机会两种分法都是 0.0%。" in text and "0.000%" not in text
 
 
 def test_an_unreadable_compact_row_keeps_its_format_message(client: Client) -> None:

@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import pgettext
 
 from engine import quiz as q
 from engine.advisor import advise
@@ -30,6 +30,7 @@ from engine.hands import parse_hand
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
 from tutorial.glossary import mark_chinese
+from tutorial.language import english
 from tutorial.models_course import CourseProgress
 
 CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
@@ -45,7 +46,7 @@ def text(message: str, **params: object) -> SafeString:
     ``lang="zh-Hans"``."""
     translated = pgettext("course", message)
     escaped = conditional_escape(translated % params if params else translated)
-    if (get_language() or "").startswith("en"):
+    if english():
         return mark_chinese(escaped)
     return escaped
 

@@ -32,17 +32,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.html import conditional_escape, format_html, strip_tags
+from django.utils.html import format_html, strip_tags
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from engine.groups import Group
 from engine.hands import Outcome
 from engine.rules import Rules
 from engine.settle import Seat, Settlement, Transfer
 from tutorial.glossary import group_html
-from tutorial.visitor_text import listing
+from tutorial.language import english, listing_html
 
 __all__ = [
     "Explanation",
@@ -86,7 +86,7 @@ def _fmt(template: str, **values: object) -> SafeString:
     On non-Chinese pages, Chinese words left in the sentence (game terms, names) are
     wrapped in ``lang="zh-Hans"`` so screen readers switch voice."""
     html = format_html(template, **values)
-    if (get_language() or "").startswith("zh"):
+    if not english():
         return tighten(html)
     return mark_safe(_tag_chinese(html))  # built from escaped parts above
 
@@ -174,7 +174,7 @@ def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
     if len(best) > 1:
         return _fmt(_("{who} 的头尾一样大，尾又最大，先一起吃皮（甩牌的人一共留下 {total}），"
                       "平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
-                    who=_join([_name(n) for n in best]), total=total)
+                    who=listing_html([_name(n) for n in best]), total=total)
     return _fmt(_("{who} 的尾最大，先吃皮（甩牌的人一共留下 {total}）；每家的皮最多拿自己下的数，"
                   "多出来的按尾的大小往下传。"),
                 who=_name(settlement.pi_to), total=total)
@@ -185,17 +185,12 @@ def _takers(before: Sequence[Transfer]) -> SafeString:
     for t in before:
         if t.amount and t.to not in names:
             names.append(t.to)
-    return _join([_name(n) for n in names])
-
-
-def _join(parts: Sequence[SafeString]) -> SafeString:
-    """Names in a list (:func:`tutorial.visitor_text.listing`); the parts are safe HTML."""
-    return mark_safe(listing([conditional_escape(p) for p in parts]))  # escaped parts
+    return listing_html([_name(n) for n in names])
 
 
 def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeString:
     first = group[0]
-    names = _join([_name(t.to) for t in group])
+    names = listing_html([_name(t.to) for t in group])
     total = sum(t.amount for t in group)
     each = {t.amount for t in group}
     if first.reason == "pi":
@@ -206,7 +201,7 @@ def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeStrin
     if len(each) == 1:
         rest = _fmt(_("，每人 {amount}。"), amount=first.amount)
     else:
-        comma = "，" if (get_language() or "").startswith("zh") else ", "
+        comma = ", " if english() else "，"
         parts = format_html(comma.join(["{} {}"] * len(group)),
                             *(x for t in group for x in (_name(t.to), t.amount)))
         rest = _fmt(_("：{parts}（每人最多拿自己下的数，零头给座位在前的人）。"), parts=parts)

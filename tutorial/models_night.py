@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from engine.mango import Mango, mango_amount, mango_payers
 from engine.rules import Rules, get_rules
-from tutorial.visitor_text import listing
+from tutorial.language import listing
 
 QUAN_STARTER_DEALS_LAST = True
 CENT = Decimal("0.01")

@@ -28,10 +28,11 @@ import fsrs
 from django.db import models
 from django.db.models import Count, Min, Q
 from django.utils import timezone
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import pgettext
 
 from engine.cards import CardError
 from engine.groups import Group
+from tutorial.language import english
 from tutorial.models_visitor import VisitorRow
 
 SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
@@ -119,7 +120,7 @@ class ReviewCard(VisitorRow):
                 (way, _depth), kind = squeeze_item(self.item)
             except QuizError:
                 return self.item
-            if (get_language() or "zh").startswith("zh"):
+            if not english():
                 return f"{way.label}·{kind.name_zh}"
             return f"{pgettext('squeeze-gloss', way.label)}: {kind.name_zh}"
         try:

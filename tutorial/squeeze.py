@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import pgettext
 
 from engine import squeeze as sq
 from engine.cards import Card, Kind
-
-
-def english() -> bool:
-    return (get_language() or "").startswith("en")
+from tutorial.language import english
 
 
 def sight_label(s: sq.Sight) -> str:

@@ -19,10 +19,8 @@ Pages still show such text isolated (``<bdi>``, see ``tutorial/templatetags/type
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 
 import icu
-from django.utils.translation import get_language
 
 DROPPED = frozenset({"Cc", "Cf"})  # controls; format characters (bidi, zero-width)
 _IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
@@ -43,11 +41,3 @@ def clean(text: str) -> str:
 def key(text: str) -> str:
     """Names that look alike (UTS #39 confusables, any case) are one name."""
     return str(_SPOOF.getSkeleton(0, clean(text).casefold()))
-
-
-def listing(names: Sequence[str]) -> str:
-    """Names in a list as the page's language writes one: 甲、乙、丙 in Chinese, "Ann,
-    Bob and Cat" in English."""
-    if (get_language() or "").startswith("zh") or len(names) < 2:
-        return "、".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"

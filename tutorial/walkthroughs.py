@@ -30,8 +30,8 @@ from typing import Any
 from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
-from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from engine.cards import Card, CardError, Kind, check_available, parse_kind, physical
 from engine.groups import ALL_GROUPS, Category, Group
@@ -41,6 +41,7 @@ from engine.settle import Seat, Settlement, settle
 from tutorial import explain
 from tutorial import squeeze as squeeze_stage
 from tutorial.glossary import mark_chinese
+from tutorial.language import english, listing_html
 
 EMPTY = SafeString("")
 CONTENT = Path(__file__).resolve().parent / "content" / "walkthroughs.json"
@@ -74,8 +75,6 @@ def rules_for(source: str) -> Rules:
 # --------------------------------------------------------------------------- sentences
 
 
-def english() -> bool:
-    return (get_language() or "").startswith("en")
 
 
 
@@ -166,14 +165,6 @@ def _kind_gloss(kind: Kind) -> str:
         return _("大鬼（大王）")
     colour = _("红") if kind.color == "red" else _("黑")
     return f"{colour} {kind.rank_label}"
-
-
-def join(parts: Sequence[SafeString]) -> SafeString:
-    sep = ", " if english() else "、"
-    out = EMPTY
-    for i, part in enumerate(parts):
-        out = format_html("{}{}{}", out, sep if i else "", part)
-    return out
 
 
 def category_html(group: Group, rules: Rules) -> SafeString:
@@ -666,7 +657,8 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
     names = [p["name"] for p in players]
     steps: list[Step] = []
 
-    intro_paras = [say("sd_intro", n=count(len(players)), names=join([who(n) for n in names])),
+    intro_paras = [say("sd_intro", n=count(len(players)),
+                       names=listing_html([who(n) for n in names])),
                    words_para(exm)]
     steps.append(Step("intro", say("t_intro"), intro_paras,
                       hands=[HandView(p["name"], tuple(parse_kind(c) for c in p["cards"]))
@@ -742,7 +734,7 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
         n, said, beaten_by = slip_rows[0]
         verdict.slip = Slip(say("slip_said_nothing", name=who(n), word=text_word(said)),
                             say("slip_rules_beaten", name=who(n),
-                                by=join([who(m) for m in beaten_by]), word=term("吃")),
+                                by=listing_html([who(m) for m in beaten_by]), word=term("吃")),
                             say("slip_why_beaten", name=who(n)))
         verdict.facts["slip"] = "verdict"
     steps.append(verdict)
@@ -771,9 +763,9 @@ def build_showdown(d: dict[str, Any]) -> list[Step]:
     seats = [Seat(n, ill["stakes"][n], sp_settle[n]) for n in names]
     seats += [Seat(n, v, folded=True) for n, v in ill["folded"].items()]
     result = settle(seats, rules)
-    assumption = say("assume", stakes=join([format_html("{} {}", who(n), ill["stakes"][n])
+    assumption = say("assume", stakes=listing_html([format_html("{} {}", who(n), ill["stakes"][n])
                                             for n in names]),
-                     folded=join([format_html("{} {}", who(n), v)
+                     folded=listing_html([format_html("{} {}", who(n), v)
                                   for n, v in ill["folded"].items()]), pi=term("皮"))
     settle_steps = settlement_steps(result, seats, rules, intro=None)
     settle_steps[0].paras[:0] = [*sub_paras, assumption]
@@ -809,7 +801,7 @@ def build_bobo(d: dict[str, Any]) -> list[Step]:
     sp = {p["name"]: split_of(p["groups_as_written"], rules) for p in players}
     bobo: dict[str, int] = exm["bobo"]
     steps = [Step("intro", say("t_intro"),
-                  [say("bobo_intro", stakes=join([format_html("{} {}", who(n), bobo[n])
+                  [say("bobo_intro", stakes=listing_html([format_html("{} {}", who(n), bobo[n])
                                                   for n in names]), bobo=term("钵钵")),
                    say("bobo_rule", bobo=term("钵钵"))],
                   hands=[hand_view(n, sp[n], rules) for n in names])]
@@ -832,7 +824,7 @@ def build_bobo(d: dict[str, Any]) -> list[Step]:
     got = {t.to: t.amount for t in result2.transfers if t.reason == "pi" and t.amount}
     paras = [say("bobo_variant", name=who(folded_name), pi=term("皮"), amount=var["pi"]),
              say("bobo_variant_said",
-                 got=join([format_html("{} {}", who(n), v) for n, v in got.items()]))]
+                 got=listing_html([format_html("{} {}", who(n), v) for n, v in got.items()]))]
     facts = {f"pi:{k}": str(v) for k, v in got.items()}
     steps.append(Step("variant", say("t_variant_pi"), paras,
                       lines=[ex(line) for line in explain.transfer_lines(result2, seats2)
@@ -861,7 +853,7 @@ def build_app_settle(d: dict[str, Any]) -> list[Step]:
     stakes.update(d.get("stakes", {}))
     steps: list[Step] = []
     wei_points = {p["name"]: p.get("wei_points") for p in exm["players"]}
-    paras = [say("app_intro", stakes=join([format_html("{} {}", who(n), stakes[n])
+    paras = [say("app_intro", stakes=listing_html([format_html("{} {}", who(n), stakes[n])
                                            for n in names])), words_para(exm)]
     if any(v is not None for v in wei_points.values()) and not d.get("own_hands_only"):
         paras.append(say("app_hands_points", wei=term("尾")))
@@ -898,7 +890,7 @@ def build_app_settle(d: dict[str, Any]) -> list[Step]:
     if said_order and not d.get("own_hands_only"):
         agree = list(said_order) == list(result.order)
         st[0].paras.append(say("order_agrees" if agree else "order_differs",
-                               said=join([who(n) for n in said_order])))
+                               said=listing_html([who(n) for n in said_order])))
     if variant is not None and "text_rule" in variant:
         st[-1].paras.append(say("app_equal_result"))
     steps.extend(st)
@@ -1167,7 +1159,7 @@ def _squeeze(g: Any, seat: int, names: list[str]) -> Squeeze:
 
     def cands(depth: int) -> SafeString:
         left = sq.possible(physical, [(sq.Way.HEAD, depth)], seen=seen)
-        return join([format_html("{} ×{}", kind_html(k), unseen(k)) for k in left])
+        return listing_html([format_html("{} ×{}", kind_html(k), unseen(k)) for k in left])
 
     def clue(depth: int) -> str:
         return pgettext("squeeze", sq.sight(physical, sq.Way.HEAD, depth).clue)
@@ -1197,7 +1189,7 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
     steps: list[Step] = []
     first = g.upcoming_order()[0]
     steps.append(Step("seats", say("t_seats"), [
-        say("seats_intro", n=count(len(names)), names=join([who(n) for n in names])),
+        say("seats_intro", n=count(len(names)), names=listing_html([who(n) for n in names])),
         say("seats_stakes", preset=st.name, pi=st.pi, opening=st.opening, floor=st.raise_floor,
             mango=st.mango, pi_t=term("皮"), fa=term("发招"), mango_t=term("芒果")),
         say("seats_dealer", dealer=who(names[script["dealer"]]), dangjia=who(names[first]),
@@ -1214,7 +1206,7 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
         if any(h.mango_paid):
             payers = [who(names[i]) for i, m in enumerate(h.mango_paid) if m]
             paras.append(say("mango_paid" if pot_before else "mango_paid_empty",
-                             names=join(payers), amount=max(h.mango_paid),
+                             names=listing_html(payers), amount=max(h.mango_paid),
                              pot=g.state.pot, before=pot_before, mango=term("芒果")))
         paras.append(say("deal", n=hand_no, dealer=who(names[h.dealer]),
                          dangjia=who(names[h.dangjia]), an=term("暗牌")))
@@ -1350,8 +1342,9 @@ def build_squeeze(d: dict[str, Any]) -> list[Step]:
 
     def cands(kinds: Sequence[Kind]) -> SafeString:
         if up is None:
-            return join([kind_html(k) for k in kinds])
-        return join([format_html("{} → {}", kind_html(k), grp(Group.of(up, k))) for k in kinds])
+            return listing_html([kind_html(k) for k in kinds])
+        return listing_html([format_html("{} → {}", kind_html(k), grp(Group.of(up, k)))
+                             for k in kinds])
 
     steps = [Step("intro", say("t_intro"), [say(d["intro"])])]
     stage = None

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django import template
 from django.template.base import Parser, Token
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
 from tutorial.glossary import link_first_uses
+from tutorial.language import english
 
 register = template.Library()
 
@@ -26,8 +26,7 @@ class GlossedNode(template.Node):
             return self.nodelist.render(context)
         with context.push({OUTER: True}):
             html = self.nodelist.render(context)
-        english = (get_language() or "").startswith("en")
-        return mark_safe(link_first_uses(html, english))
+        return mark_safe(link_first_uses(html, english()))
 
 
 @register.tag

@@ -14,11 +14,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from engine.cards import KINDS, Kind, SingleClass
 from engine.groups import Category
 from tutorial import glossary
+from tutorial.language import english
 from tutorial.pagecache import visitor_independent
 from tutorial.search import CATALOGUES, Entry
 from tutorial.views.reference import (
@@ -116,5 +117,4 @@ def chart_context(english: bool) -> dict[str, Any]:
 
 @visitor_independent
 def chart(request: HttpRequest) -> HttpResponse:
-    english = (get_language() or "").startswith("en")
-    return render(request, "chart/chart.html", chart_context(english))
+    return render(request, "chart/chart.html", chart_context(english()))

@@ -3,21 +3,21 @@ meaning and a link to where it is taught (content: ``tutorial/content/glossary.j
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 
 from tutorial import glossary
+from tutorial.language import english
 from tutorial.pagecache import visitor_independent
 
 
 @visitor_independent
 def glossary_page(request: HttpRequest) -> HttpResponse:
-    english = (get_language() or "").startswith("en")
+    in_english = english()
     terms = glossary.terms()
     context = {
-        "english": english,
+        "english": in_english,
         "sections": [
-            {"id": s.id, "title": s.title(english),
-             "terms": [{"term": t, "meaning": t.meaning(english)}
+            {"id": s.id, "title": s.title(in_english),
+             "terms": [{"term": t, "meaning": t.meaning(in_english)}
                        for t in terms if t.section == s.id]}
             for s in glossary.sections()
         ],

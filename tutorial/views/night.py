@@ -45,6 +45,7 @@ from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.fragments import is_htmx
+from tutorial.language import listing
 from tutorial.models_night import (
     TOKEN_RE,
     HandRecord,
@@ -57,7 +58,7 @@ from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.timezones import zone_named
 from tutorial.views.calc import compute, parse_query
-from tutorial.visitor_text import clean, key, listing
+from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
 NAME_MAX = 20

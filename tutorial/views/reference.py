@@ -31,6 +31,7 @@ from engine.rules import PRESETS, STAKES, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import glossary
 from tutorial.fragments import is_htmx
+from tutorial.language import english, listing
 from tutorial.pagecache import visitor_independent
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import (
@@ -42,7 +43,6 @@ from tutorial.search import (
     catalogue_for,
     search,
 )
-from tutorial.visitor_text import listing
 
 # ---------------------------------------------------------------- labels
 
@@ -129,7 +129,7 @@ def source_labels(sources: Sequence[str]) -> list[dict[str, str]]:
 
 def gloss(name: str) -> str:
     """A short English gloss of a pair name (empty in Chinese or when there is none)."""
-    return glossary.pair_gloss(name) if (get_language() or "").startswith("en") else ""
+    return glossary.pair_gloss(name) if english() else ""
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -187,7 +187,7 @@ KOUJUE: tuple[tuple[tuple[str, tuple[Kind, ...], tuple[Kind, ...]], ...], ...] =
 
 @visitor_independent
 def cards(request: HttpRequest) -> HttpResponse:
-    english = (get_language() or "").startswith("en")
+    in_english = english()
     classes = []
     for cls in sorted(SingleClass, reverse=True):
         kinds = [k for k in KINDS if k.single_class is cls]
@@ -203,7 +203,7 @@ def cards(request: HttpRequest) -> HttpResponse:
                         "counts_as": k.points,
                         "face": k.face,
                         "za_tag": ZA_TAGS[k.class_label] if cls is SingleClass.ZA else "",
-                        "name_en": glossary.card_name(k.code) if english else None,
+                        "name_en": glossary.card_name(k.code) if in_english else None,
                     }
                     for k in kinds
                 ],
@@ -227,7 +227,7 @@ def cards(request: HttpRequest) -> HttpResponse:
         request,
         "reference/cards.html",
         {"classes": classes, "koujue": koujue, "kind_count": len(KINDS), "deck_size": len(DECK),
-         "koujue_en": glossary.koujue_english() if english else ""},
+         "koujue_en": glossary.koujue_english() if in_english else ""},
     )
 
 

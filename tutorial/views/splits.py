@@ -28,7 +28,7 @@ from django.utils.functional import Promise
 from django.utils.html import conditional_escape, escape
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.advisor import (
@@ -48,6 +48,7 @@ from engine.numbers import NumberError, parse_int
 from engine.rules import get_rules
 from engine.showdown import Opponent, Pricing, Situation, price
 from tutorial.fragments import is_htmx
+from tutorial.language import english
 from tutorial.pagecache import visitor_independent
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
@@ -158,12 +159,13 @@ def percent(p: float) -> str:
 
 def percents(before: float, after: float) -> tuple[str, str]:
     """Two chances as percentages with as many decimals (up to three) as it takes to
-    tell them apart: a change from 0.2% to 0.2% reads as broken."""
+    tell them apart (a change from 0.2% to 0.2% reads as broken); one decimal when
+    even three do not."""
     for digits in (1, 2, 3):
         pair = f"{before * 100:.{digits}f}%", f"{after * 100:.{digits}f}%"
         if pair[0] != pair[1]:
-            break
-    return pair
+            return pair
+    return percent(before), percent(after)
 
 
 def _pair_url(group: Group, rules_name: str) -> str:
@@ -273,26 +275,18 @@ def why(advice: Advice, rules_name: str) -> str:
     nh, nt = _group_view(naive.split.head, rules_name), _group_view(naive.split.tail, rules_name)
     w0, w1 = percents(naive.p_win, best.p_win)
     l0, l1 = percents(naive.p_lose, best.p_lose)
-    return (gettext(
-        "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
-        "第 %(bt)s 大（共 %(total)s 组）。吃的机会从 %(w0)s 变成 %(w1)s，死的机会从 %(l0)s "
-        "变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
-    ) if w0 != w1 else gettext(  # the same chance to win both ways: no change to tell
-        "最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
-        "第 %(bt)s 大（共 %(total)s 组）。吃的机会两种分法都是 %(w0)s，死的机会从 %(l0)s "
-        "变成 %(l1)s，每次比牌平均多赢 %(gain)s。"
-    )) % {
-        "nh": nh["position"],
-        "bh": bh["position"],
-        "nt": nt["position"],
-        "bt": bt["position"],
-        "total": len(catalogue_for(rules_name).entries),
-        "w0": w0,
-        "w1": w1,
-        "l0": l0,
-        "l1": l1,
-        "gain": f"{best.ev - naive.ev:.3f}",
-    }
+    sentences = [
+        gettext("最好的分法让出一点头：头从第 %(nh)s 大换成第 %(bh)s 大，尾却从第 %(nt)s 大升到"
+                "第 %(bt)s 大（共 %(total)s 组）。") % {
+            "nh": nh["position"], "bh": bh["position"], "nt": nt["position"],
+            "bt": bt["position"], "total": len(catalogue_for(rules_name).entries)},
+        # the same chance to win both ways: no change to tell
+        (gettext("吃的机会从 %(w0)s 变成 %(w1)s。") if w0 != w1
+         else gettext("吃的机会两种分法都是 %(w0)s。")) % {"w0": w0, "w1": w1},
+        gettext("死的机会从 %(l0)s 变成 %(l1)s，每次比牌平均多赢 %(gain)s。") % {
+            "l0": l0, "l1": l1, "gain": f"{best.ev - naive.ev:.3f}"},
+    ]
+    return (" " if english() else "").join(sentences)
 
 
 def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
@@ -388,7 +382,7 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "example_hand": EXAMPLE_HAND,
         "hand_error": error,
         "result": result,
-        "show_pinyin": not (get_language() or "zh").startswith("zh"),
+        "show_pinyin": english(),
         "codes": [{"code": k.code, "name": k.name_zh} for k in KINDS],
         "t": table_form(),
     }
@@ -540,7 +534,7 @@ def at_table(request: HttpRequest) -> HttpResponse:
     tool only)."""
     form = table_form(request.GET)
     context: dict[str, Any] = {"t": form, "answer": None, "error": "", "error_field": "",
-                               "show_pinyin": not (get_language() or "zh").startswith("zh")}
+                               "show_pinyin": english()}
     if form["submitted"]:
         try:
             context["answer"] = table_answer(_situation(form), form["rules"])

@@ -17,8 +17,9 @@ from django.utils.translation import pgettext
 from engine import squeeze as sq
 from engine.cards import DECK, Card, Kind
 from engine.groups import Group
+from tutorial.language import english
 from tutorial.pagecache import visitor_independent
-from tutorial.squeeze import Stage, english, parse_card, sight_label
+from tutorial.squeeze import Stage, parse_card, sight_label
 
 
 def _stages(code: str, way: sq.Way) -> list[Stage]:
