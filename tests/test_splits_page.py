@@ -234,3 +234,25 @@ def test_any_input_is_200_or_400(hand: str, rules: str) -> None:
     assert response.status_code in (200, 400)
     html = response.content.decode()
     assert "Traceback" not in html and "\x00" not in html
+
+
+def _chips(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+@pytest.mark.parametrize("url", ["/splits/", "/splits/?hand=R4+R6+R7+JK"])
+def test_every_gain_shown_is_the_difference_of_the_figures_shown(client: Client,
+                                                                 url: str) -> None:
+    """R4 R6 R7 JK: −0.893 against −0.995 was said to win 0.101 more (the difference of
+    the unrounded figures); a reader subtracting gets 0.102."""
+    text = _strip(_html(client, url))
+    if "hand=" in url:
+        assert "头最大 头 7 7 JOKER JOKER JOKER 三点第 110 大" in text
+        assert "期望 −0.995" in text and "分法二 最好" in text and "期望 −0.893" in text
+        assert "平均多赢 +0.102。" in text and "平均多赢 0.102。" in text
+    else:
+        rows = re.findall(r"期望 ([−+]\d\.\d{3}) .*? 期望 ([−+]\d\.\d{3}) 多赢 ([−+]\d\.\d{3})",
+                          text)
+        assert len(rows) >= 3
+        for naive, best, gain in rows:
+            assert round(_chips(best) - _chips(naive), 3) == _chips(gain)

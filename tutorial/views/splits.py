@@ -153,6 +153,12 @@ def signed(x: float) -> str:
     return ("+" if x > 0 else "−") + text
 
 
+def shown(x: float) -> float:
+    """A chip figure as the page shows it (three decimals): differences of figures are
+    taken between these, so a reader who subtracts two shown figures gets the third."""
+    return round(x, 3)
+
+
 def percent(p: float) -> str:
     return f"{p * 100:.1f}%"
 
@@ -248,7 +254,7 @@ def _examples(found: NaiveDifferences, rules_name: str) -> list[dict[str, Any]]:
             "best": _split_view(ex.best, rules_name),
             "ev_naive": signed(ex.ev_naive),
             "ev_best": signed(ex.ev_best),
-            "gain": signed(ex.gain),
+            "gain": signed(shown(ex.ev_best) - shown(ex.ev_naive)),
             "url": hand_url(ex.kinds, rules_name),
             "code": " ".join(k.code for k in ex.kinds),
         }
@@ -264,7 +270,7 @@ def why(advice: Advice, rules_name: str) -> str:
     best, naive = advice.splits[advice.best], advice.splits[advice.naive]
     if best.ev <= naive.ev:
         others = [s.ev for i, s in enumerate(advice.splits) if s.split != naive.split]
-        margin = naive.ev - max(others)
+        margin = shown(naive.ev) - shown(max(others))
         if margin <= 0:
             return gettext("这手牌头最大的分法就是最好的分法，另有一种分法和它一样好。")
         return gettext(
@@ -284,7 +290,7 @@ def why(advice: Advice, rules_name: str) -> str:
         (gettext("吃的机会从 %(w0)s 变成 %(w1)s。") if w0 != w1
          else gettext("吃的机会两种分法都是 %(w0)s。")) % {"w0": w0, "w1": w1},
         gettext("死的机会从 %(l0)s 变成 %(l1)s，每次比牌平均多赢 %(gain)s。") % {
-            "l0": l0, "l1": l1, "gain": f"{best.ev - naive.ev:.3f}"},
+            "l0": l0, "l1": l1, "gain": f"{shown(best.ev) - shown(naive.ev):.3f}"},
     ]
     return (" " if english() else "").join(sentences)
 
@@ -332,7 +338,8 @@ def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
         "kinds": advice.kinds,
         "options": options,
         "why": why(advice, rules_name),
-        "gain": signed(advice.gain_over_naive),
+        "gain": signed(shown(advice.splits[advice.best].ev)
+                       - shown(advice.splits[advice.naive].ev)),
         "naive_is_best": advice.splits[advice.naive].ev == top,
         "sanhua": sanhua(advice.kinds, rules),
     }
