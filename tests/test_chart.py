@@ -10,7 +10,7 @@ from django.test import Client
 from engine.cards import KINDS
 from engine.groups import Category
 from tests.english import game_terms, unlinked, untranslated
-from tutorial.search import CATALOGUES
+from tutorial.search import CATALOGUES, Entry
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +52,28 @@ def test_every_card_and_point_group_is_on_the_page(client: Client, language: str
     assert nine.count("天官九") == 2 and points.count(">天官九<") == 1  # a name once
     for e in CATALOGUES["xuanjing"].entries:
         if e.category in (Category.POINTS, Category.ZHOU):
-            assert f">{e.name}<" in points, e.name
+            assert f">{_shown(e)}<" in points, e.name
     _in_order(html, ["上四牌", "中三牌", "下腰牌", "下四滥", "杂牌"])
     assert "天地人和梅板三，斧十猫膏下四滥" in html
+
+
+def _shown(e: Entry) -> str:
+    """A group without a traditional name (RULES §2) is its points and its two cards,
+    each such group on its own (the chart had 六点 twice and 零点 for two groups)."""
+    return e.name if e.named else f"{e.name}（{'、'.join(k.name_zh for k in e.kinds)}）"
+
+
+def test_groups_without_a_name_are_marked_each_with_its_cards(client: Client) -> None:
+    unnamed = [e for e in CATALOGUES["xuanjing"].entries if not e.named]
+    assert len(unnamed) == 14
+    for language in ("zh-hans", "en"):
+        points = _page(client, language)
+        points = points[points.index('id="chart-points"'):]
+        for e in unnamed:
+            assert points.count(f">{_shown(e)}</span><sup class=\"chart__mark\"") == 1, e.code
+        assert points.count('class="chart__mark"') == 14
+    assert "无传统名称：没有哪份资料" in _page(client, "zh-hans")
+    assert "No traditional name: no source names" in _page(client, "en")
 
 
 def test_both_languages() -> None:
@@ -86,6 +105,7 @@ def test_english_point_groups_carry_their_pinyin(client: Client) -> None:
     english = _page(client, "en")
     section = english[english.index('id="chart-points"'):]
     for e in points:
-        assert f'<span lang="zh-Hans">{e.name}</span> <i>{e.pinyin}</i>' in section, e.name
+        if e.named:
+            assert f'<span lang="zh-Hans">{e.name}</span> <i>{e.pinyin}</i>' in section, e.name
     chinese = _page(client, "zh-hans")
     assert points[0].pinyin not in chinese[chinese.index('id="chart-points"'):]

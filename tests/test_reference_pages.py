@@ -71,6 +71,25 @@ def test_diwang_under_app_rules(client: Client) -> None:
     assert "地王" in app
 
 
+@pytest.mark.parametrize(("code", "zh", "en"), [
+    ("RQ-R8", "但输给地王、天九王、对子和丁二皇", "loses to 地王, 天九王, the pairs and 丁二皇"),
+    ("RQ-B8", "但输给地王、天九王、对子和丁二皇", "loses to 地王, 天九王, the pairs and 丁二皇"),
+    ("RQ-B9", "比地王、天杠、地杠和所有的点都大", "beats 地王, 天杠, 地杠 and every point group"),
+    ("B10-B10", "比天九王、地王、杠和所有的点都大", "beat 天九王, 地王, the 杠"),
+])
+def test_what_a_group_loses_to_counts_diwang_where_it_ranks(client: Client, code: str,
+                                                            zh: str, en: str) -> None:
+    """Under the app rules 地王 ranks between 天九王 and 天杠 (RULES §2.4): the 天杠 pages
+    said they lost only to 天九王, the pairs and 丁二皇."""
+    def text(url: str, lang: str) -> str:
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+    assert zh in text(f"/pairs/{code}/?rules=app", "zh-hans")
+    assert en in text(f"/pairs/{code}/?rules=app", "en")
+    assert zh.replace("地王、", "") in text(f"/pairs/{code}/", "zh-hans")
+
+
 @pytest.mark.parametrize(
     ("path", "target"),
     [

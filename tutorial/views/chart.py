@@ -57,13 +57,17 @@ def _kind(kind: Kind, english: bool) -> dict[str, Any]:
 
 
 def _group(entry: Entry, english: bool) -> dict[str, Any]:
-    return {"e": entry, "gloss": gloss(entry.name) if english else ""}
+    """A group as the chart names it; one no source names (RULES §2) is its points, its
+    two cards and a mark saying it has no traditional name, as on /pairs/."""
+    return {"e": entry, "gloss": gloss(entry.name) if english and entry.named else "",
+            "cards": "" if entry.named else "、".join(k.name_zh for k in entry.kinds)}
 
 
 def _named_once(entries: Iterable[Entry], english: bool) -> list[dict[str, Any]]:
     """One name once: groups of equal rank that share a name (天官九 is 天牌 with
-    膏药 or with 黑7) are one word at the table."""
-    return [_group(e, english) for e in {e.name: e for e in entries}.values()]
+    膏药 or with 黑7) are one word at the table; a group without a name is each itself."""
+    return [_group(e, english)
+            for e in {e.name if e.named else e.code: e for e in entries}.values()]
 
 
 def chart_context(english: bool) -> dict[str, Any]:

@@ -394,6 +394,7 @@ def _chain(catalogue: Catalogue, entry: Entry) -> list[dict[str, Any]]:
 def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
     group, cat = entry.group, entry.category
     high, low = group.kinds
+    diwang = catalogue.rules.diwang  # 地王 ranks between 天九王 and 天杠
     out: list[str] = []
     if cat is Category.DINGERHUANG:
         out.append(
@@ -405,10 +406,13 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
     elif cat is Category.PAIR:
         same = [e for e in catalogue.tied_with(entry)]
         out.append(
-            gettext(
+            (gettext(
+                "两张同一种牌是对子。对子只输给丁二皇，比天九王、地王、杠和所有的点都大。"
+                "对子和对子比单张的等级：%(kind)s属于“%(cls)s”。"
+            ) if diwang else gettext(
                 "两张同一种牌是对子。对子只输给丁二皇，比天九王、杠和所有的点都大。"
                 "对子和对子比单张的等级：%(kind)s属于“%(cls)s”。"
-            )
+            ))
             % {"kind": high.name_zh, "cls": CLASS_LABELS[high.single_class]}
         )
         if same:
@@ -419,6 +423,9 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
     elif cat is Category.TIANJIUWANG:
         out.append(
             gettext(
+                "天牌配黑9叫天九王。它不按点数比：只输给丁二皇和对子，比地王、天杠、地杠和所有的点"
+                "都大。"
+            ) if diwang else gettext(
                 "天牌配黑9叫天九王。它不按点数比：只输给丁二皇和对子，比天杠、地杠和所有的点都大。"
             )
         )
@@ -433,6 +440,9 @@ def _explanation(catalogue: Catalogue, entry: Entry) -> list[str]:
         if cat is Category.TIANGANG:
             out.append(
                 gettext(
+                    "天牌配人牌（天红杠）或黑8（天黑杠）是天杠，两种一样大。天杠比地杠大，"
+                    "比所有的点都大，但输给地王、天九王、对子和丁二皇。"
+                ) if diwang else gettext(
                     "天牌配人牌（天红杠）或黑8（天黑杠）是天杠，两种一样大。天杠比地杠大，"
                     "比所有的点都大，但输给天九王、对子和丁二皇。"
                 )
