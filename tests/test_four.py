@@ -53,3 +53,13 @@ def test_page_in_english(client: Client) -> None:
     html = client.get("/pairs/four/").content.decode()
     assert "Four-card hands" in html and "sure win" in html
     assert untranslated(html, game_terms()) == []
+
+
+def test_the_page_says_the_xuanjing_uses_head_and_tail_the_other_way(client: Client) -> None:
+    """RULES §3: 000 uses the reverse words and the site must say so; /pairs/four/ shows
+    the 旋经's showdown hands with the site's 头 and 尾 and did not."""
+    zh = client.get("/pairs/four/").content.decode()
+    assert "《旋经》自己正好反过来" in zh and 'href="/rules/#tou-wei-reversed"' in zh
+    en = client.get("/pairs/four/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "uses them the other way round" in en
+    assert 'id="tou-wei-reversed"' in client.get("/rules/").content.decode()
