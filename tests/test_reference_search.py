@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -173,3 +174,66 @@ def test_english_search_and_count(client: Client) -> None:
     assert "2 groups found (of 151)." in html
     empty = client.get("/pairs/", {"q": "qqqq"}).content.decode()
     assert 'No group matches “<span translate="no">qqqq</span>”.' in empty and "Try:" in empty
+
+
+def _found(q: str) -> list[str]:
+    return [e.name for e in search(CATALOGUES["xuanjing"], q).entries]
+
+
+@pytest.mark.parametrize("q", ["♥️Q ♠️9", "♡Q ♤9", "红桃Q 黑桃9", "方块Q 梅花9"])
+def test_physical_cards_as_phones_and_people_write_them(q: str) -> None:
+    """A phone's emoji keyboard adds U+FE0F after ♥; ♡ ♤ are the outline suits; 红桃Q is
+    how the site's own card labels read: all found 26 unrelated groups or none."""
+    assert _found(q) == ["天九王"]
+
+
+def test_the_joker_as_printed_counts_as_a_card() -> None:
+    assert _found("♥3 JOKER") == _found("♥3 JK") == ["丁二皇"]
+    assert _found("BJ joker") == _found("BJ JK") and len(_found("joker")) == 16
+
+
+@pytest.mark.parametrize(("q", "shown"), [("♠Q", "♠Q"), ("♥Q ♥9", "♥9"), ("R9", "R9"),
+                                          ("RQ R9", "R9"), ("天牌 R9", "R9"), ("♥J", "♥J")])
+def test_a_card_the_deck_does_not_have_is_named_not_searched(client: Client, q: str,
+                                                             shown: str) -> None:
+    """♠Q found 26 groups whose pinyin holds a q; RQ R9 found nothing without a word."""
+    assert _found(q) == []
+    html = client.get("/pairs/", {"q": q}).content.decode()
+    assert f"{shown} 不在扯旋的 32 张牌里。" in html
+    english = client.get("/pairs/", {"q": q}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{shown} is not one of Chexuan's 32 cards." in unescape(english)
+
+
+def test_pinyin_that_looks_like_a_card_code_is_still_pinyin() -> None:
+    assert "板凳一对" in _found("ba")
+
+
+@pytest.mark.parametrize(("q", "term"), [("鴨兒", None), ("彎邊", None), ("缽缽", "钵钵"),
+                                         ("簸簸", "钵钵"), ("下四爛", "下四滥"), ("發招", "发招"),
+                                         ("休過河", "休过河"), ("擋家", "挡家")])
+def test_traditional_characters_beyond_the_pair_names(q: str, term: str | None) -> None:
+    """The map learnt from names.json alone missed 鴨, 彎, 缽, 爛 …: ICU's Traditional-
+    Simplified reads every other character."""
+    result = search(CATALOGUES["xuanjing"], q)
+    if term is None:
+        assert result.entries
+    else:
+        assert [t.zh for t in result.terms] == [term]
+
+
+def test_ten_written_as_a_numeral_is_ten() -> None:
+    assert _found("红十") == _found("红10") and len(_found("红十")) == 17
+    assert _found("黑十") == _found("黑10") and len(_found("黑十")) == 17
+
+
+@pytest.mark.parametrize(("q", "count"), [("duizi", 15), ("pair", 15), ("zero", 10),
+                                          ("bar", 4), ("nine points", 12),
+                                          ("zero points", 10), ("one point", 12)])
+def test_rule_words_in_pinyin_and_english_find_their_groups(q: str, count: int) -> None:
+    assert len(_found(q)) == count
+
+
+def test_zhou_in_pinyin_finds_every_zhou_and_the_names_that_sound_so() -> None:
+    found = _found("zhou")
+    zhou = [e.name for e in CATALOGUES["xuanjing"].entries if e.category.value == "zhou"]
+    assert set(zhou) <= set(found) and {"苏州七", "非洲七"} <= set(found)

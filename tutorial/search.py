@@ -211,9 +211,19 @@ _CODES = sorted((k.code.lower() for k in KINDS), key=len, reverse=True)
 _CODES_RE = re.compile(rf"(?:{'|'.join(_CODES)})")
 _CODES_ONLY_RE = re.compile(rf"^(?:(?:{'|'.join(_CODES)})[\s,，、+/-]*){{1,2}}$")
 _POINTS_RE = re.compile(r"^([0-9])\s*(?:点|點|pts?|points?)?$|^([零一二三四五六七八九])\s*[点點]$")
+_ENGLISH_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                    "nine")
+_ENGLISH_POINTS_RE = re.compile(rf"^({'|'.join(_ENGLISH_NUMBERS)})\s+points?$")
 _SEPARATORS = re.compile(r"[\s,，、+＋/-]+")
-_SUITED = {c.label.lower(): c.kind for c in DECK if c.label[0] in "♥♦♠♣"}  # ♥q → RQ
+# Physical cards as printed (♥q → RQ, joker → JK), and the Chinese suit names (红桃Q).
+_SUITED = {c.label.lower(): c.kind for c in DECK}
 _SUITED_RE = re.compile("|".join(sorted(map(re.escape, _SUITED), key=len, reverse=True)))
+_SUIT_NAMES = re.compile(r"(红桃|红心|方块|方片|黑桃|梅花|草花)\s*(?=10|[2-9jqka])")
+_SUIT_SIGNS = {"红桃": "♥", "红心": "♥", "方块": "♦", "方片": "♦", "黑桃": "♠", "梅花": "♣",
+               "草花": "♣"}
+# What only a card can look like: a suit and a rank, or a code's colour letter and a rank.
+# (no "ba": that is pinyin).
+_CARD_LIKE = re.compile(r"^(?:[♥♦♠♣](?:10|[2-9jqka])|[rb](?:10|[2-9jq]))$")
 
 CATEGORY_WORDS: dict[str, frozenset[Category]] = {
     hanzi_key(word): frozenset(cats)
@@ -249,6 +259,7 @@ class SearchResult:
     kinds: tuple[Kind, ...] = ()  # for mode "cards"
     points: int | None = None  # for mode "points"
     impossible: bool = False  # e.g. R3 R3: the deck has one 丁丁
+    not_cards: tuple[str, ...] = ()  # e.g. ♠Q, R9: written as cards, not in the 32
     suggestions: tuple[str, ...] = ()
     four: tuple[FourName, ...] = ()  # four-card hand names (/pairs/four/) that match
     terms: tuple[Term, ...] = ()  # rule words (glossary) the query names
@@ -293,23 +304,39 @@ def _gloss_matches(entry: Entry, query: str) -> bool:
 
 
 def find_terms(query: str) -> tuple[Term, ...]:
-    """Glossary terms a query names: the Chinese word (or a form of it), or on any site
-    the English word (``mango``)."""
+    """Glossary terms a query names: the Chinese word (or a form of it), its pinyin
+    (``duizi``), or on any site the English word (``mango``)."""
     key = hanzi_key(query)
     words = " ".join(re.findall(r"[a-z]+", query.lower()))
+    latin = "" if _HAS_HAN.search(query) else latin_key(query)
     found = []
     for term in glossary.terms():
         if key in {hanzi_key(w) for w in (term.zh, *term.forms)} or (
             len(words) >= 3 and words == term.en.lower()
-        ):
+        ) or (len(latin) >= 3 and latin == latin_key(term.pinyin)):
             found.append(term)
     return tuple(found)
 
 
+def _physical(query: str) -> str:
+    """The query with each physical card written as its code (``红桃Q ♠9`` → ``rq b9``)."""
+    text = _SUIT_NAMES.sub(lambda m: _SUIT_SIGNS[m[1]], simplify(query))
+    return _SUITED_RE.sub(lambda m: f" {_SUITED[m[0]].code.lower()} ", text).strip()
+
+
+def not_cards(query: str) -> tuple[str, ...]:
+    """The words of a query written as cards that are none of the 32 (``♠Q``: the deck's
+    queens are red; ``R9``: its nines black), when every word looks like a card."""
+    words = [w for w in _SEPARATORS.split(_physical(query)) if w]
+    if not all(_CARD_LIKE.match(w) or w in _KIND_WORDS for w in words):
+        return ()
+    return tuple(w.upper() for w in words if w not in _KIND_WORDS)
+
+
 def parse_card_query(query: str) -> tuple[Kind, ...] | None:
-    """One or two kinds from codes (``RQ B9``, ``rqb9``), physical cards (``♥Q ♦7``) or
-    card names (``天牌 黑9``)."""
-    text = _SUITED_RE.sub(lambda m: f" {_SUITED[m[0]].code.lower()} ", simplify(query)).strip()
+    """One or two kinds from codes (``RQ B9``, ``rqb9``), physical cards (``♥Q ♦7``,
+    ``红桃Q``, ``joker``) or card names (``天牌 黑9``)."""
+    text = _physical(query)
     if not text:
         return None
     compact = re.sub(r"[\s,，、+/-]+", "", text)
@@ -320,12 +347,17 @@ def parse_card_query(query: str) -> tuple[Kind, ...] | None:
     words = [w for w in _SEPARATORS.split(text) if w]
     if 1 <= len(words) <= 2 and all(hanzi_key(w) in _KIND_WORDS for w in words):
         return tuple(_KIND_WORDS[hanzi_key(w)] for w in words)
-    english = ENGLISH_KIND_WORDS.get(english_words(text))
+    english = ENGLISH_KIND_WORDS.get(english_words(simplify(query)))
     return None if english is None else (english,)
 
 
 def parse_points_query(query: str) -> int | None:
-    match = _POINTS_RE.match(simplify(query))
+    """``9``, ``9点``, ``九点``, ``9 points``, ``nine points``: the points, else None."""
+    text = simplify(query)
+    english = _ENGLISH_POINTS_RE.match(text)
+    if english:
+        return _ENGLISH_NUMBERS.index(english.group(1))
+    match = _POINTS_RE.match(text)
     if not match:
         return None
     return int(match.group(1)) if match.group(1) else _NUMERALS[match.group(2)]
@@ -364,6 +396,10 @@ def search(
         return SearchResult(_filtered((e for e in every if e.code in ranks), cats, points),
                             "cards")
 
+    missing = not_cards(query)
+    if missing:
+        return SearchResult((), "cards", not_cards=missing)
+
     kinds = parse_card_query(query)
     if kinds is not None:
         if len(kinds) == 2:
@@ -389,11 +425,15 @@ def search(
         mode = "hanzi"
     else:
         latin = latin_key(query)
+        # a rule word by its pinyin or English (duizi, pair, zhou, zero): its groups too
+        by_category = frozenset().union(
+            *(CATEGORY_WORDS.get(hanzi_key(t.zh), frozenset()) for t in terms))
         found = (
             [
                 e
                 for e in every
-                if any(latin in p for p in e.latin)
+                if e.category in by_category
+                or any(latin in p for p in e.latin)
                 or (len(latin) >= 2 and any(i.startswith(latin) for i in e.initials))
                 or _gloss_matches(e, query)
             ]

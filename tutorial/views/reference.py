@@ -290,17 +290,20 @@ def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
                     "rows": [_row_html(language, query.rules, e.code) for e in rows],
                 }
             )
-    impossible = ""
+    notice = ""
     if result.impossible and result.kinds:
-        impossible = gettext("这两张凑不成一组：%(name)s只有一张。") % {
+        notice = gettext("这两张凑不成一组：%(name)s只有一张。") % {
             "name": result.kinds[0].name_zh
         }
+    elif result.not_cards:
+        notice = ngettext("%(cards)s 不在扯旋的 32 张牌里。", "%(cards)s 不在扯旋的 32 张牌里。",
+                          len(result.not_cards)) % {"cards": listing(list(result.not_cards))}
     context = {
         "query": query,
         "result": result,
         "tiers": tiers,
         "count_text": _describe(result, query, len(catalogue.entries)),
-        "impossible": impossible,
+        "notice": notice,
         "suggestions": [
             {"name": s, "url": query.url(q=s, cat="", points=None)} for s in result.suggestions
         ],
