@@ -148,3 +148,16 @@ def test_rank_table_is_dense() -> None:
     for rules in (XJ, APP):
         values = sorted(set(rank_table(rules).values()))
         assert values == list(range(1, len(values) + 1))
+
+
+def test_groups_of_one_name_share_their_aliases() -> None:
+    """人十五 is 人牌 with either 7 (004: 红黑不限); 人官五 (000, with 黑7) was an alias of
+    R8-B7 only, so the quiz called 人牌 + 膏药 "another group" than 人官五."""
+    by_name: dict[str, set[tuple[str, ...]]] = {}
+    for group in ALL_GROUPS:
+        names = group.names()
+        if names.name:
+            by_name.setdefault(names.name, set()).add(
+                tuple(sorted(a.name for a in names.aliases)))
+    assert {name: a for name, a in by_name.items() if len(a) > 1} == {}
+    assert "人官五" in {a.name for a in Group.parse("R8 R7").names().aliases}
