@@ -752,7 +752,10 @@ def check_split(q: Question, answer: Answer, rules: Rules) -> SplitVerdict:
         reason = "stronger_tail"
     else:
         reason = "stronger_head"
-    return SplitVerdict(chosen.best, (), chosen, best, naive, reason, best.ev - chosen.ev)
+    # the loss as the difference of the two EVs as shown (three decimals): the figures a
+    # learner subtracts agree with the sentence
+    loss = round(best.ev, 3) - round(chosen.ev, 3)
+    return SplitVerdict(chosen.best, (), chosen, best, naive, reason, loss)
 
 
 # ------------------------------------------------------------------ 6. who wins?

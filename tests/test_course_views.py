@@ -144,8 +144,11 @@ def test_mistakes_cost_stars_and_the_best_is_kept(client: Client) -> None:
 
 def test_the_map_suggests_redoing_a_one_star_lesson(client: Client) -> None:
     les = course.lessons()[1]
-    take(client, les, mistakes=3)
+    finished = take(client, les, mistakes=3).content.decode()
     assert CourseProgress.objects.get().stars == 1
+    # three mistakes leave one star, as the sentence under them says (it said only that
+    # each mistake costs one)
+    assert "1 颗星（满分 3 颗）" in finished and "做完的课至少有一颗" in finished
     for url in ("/course/", "/"):
         html = client.get(url).content.decode()
         step = html.split(f'href="/course/{les.slug}/"')[1].split("</li>")[0]
