@@ -169,10 +169,15 @@ class Sight:
     clue: str  # a key of :data:`CLUES`
     colour: str | None  # "红" / "黑", or None while it cannot be told
     suit: str | None  # "♥" "♦" "♠" "♣" when pips are in view
+    # 串路子 past the bottom row: the pips in view, (column, row) — a 4 pushed halfway
+    # shows two, a 6 or a 7 four, though all stand in two columns; () otherwise
+    pips: tuple[tuple[int, int], ...] = ()
 
     @property
     def text(self) -> str:
-        """The sight in a few characters, e.g. "红圆头", "♦ 无花", "有边"."""
+        """The sight in a few characters, e.g. "红圆头", "♦ 无花", "♥ 两路，露出 4 朵", "有边"."""
+        if self.pips:
+            return f"{self.suit} {self.clue}，露出 {len(self.pips)} 朵"
         if self.suit:
             return f"{self.suit} {self.clue}"
         if self.clue in ("红了", "黑边"):
@@ -212,8 +217,9 @@ def sight(card: Card, way: Way, depth: int) -> Sight:
         if depth == 1:
             return Sight(way, 1, _ROW_COUNT[sum(c == 1 for c, _ in pips)], colour, suit)
         return Sight(way, 2, _MIDDLE_COUNT[sum(c == 2 for c, _ in pips)], colour, suit)
-    lanes = {c for c, r in pips if r >= _LANES_FROM[depth]}
-    return Sight(way, depth, _LANE_COUNT[len(lanes)], colour, suit)
+    shown = tuple(pip for pip in pips if pip[1] >= _LANES_FROM[depth])
+    return Sight(way, depth, _LANE_COUNT[len({c for c, _ in shown})], colour, suit,
+                 shown if depth > 1 else ())
 
 
 @cache

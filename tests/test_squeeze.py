@@ -212,3 +212,33 @@ def test_try_a_squeeze_on_the_page(client: Client) -> None:
     english = client.get("/squeeze/", query).content.decode()
     assert "Squeeze a card yourself" in english
     assert untranslated(english, game_terms()) == []
+
+
+def test_pushing_up_counts_every_pip_in_view() -> None:
+    """The drawing halfway up shows a 4's bottom two pips and a 6's or a 7's four, and the
+    whole card at the top: the answer counted only the columns (和牌 / 猫猫 / 膏药 for any
+    of them, even with every pip in view)."""
+    lanes = sq.Way.LANES
+    four, six, seven = (Card(Kind[k], "♥") for k in ("R4", "R6", "R7"))
+    assert sq.possible(four, [(lanes, 1)]) == sq.possible(six, [(lanes, 1)])
+    assert sq.possible(four, [(lanes, 2)]) == (Kind.R4,)
+    assert sq.possible(six, [(lanes, 2)]) == sq.possible(seven, [(lanes, 2)]) == (Kind.R6,
+                                                                                 Kind.R7)
+    for card in DECK:
+        if card.kind.rank_label in sq.PIPS:
+            assert sq.possible(card, [(lanes, 3)]) == (card.kind,), card
+    assert sq.sight(four, lanes, 2).text == "♥ 两路，露出 2 朵"
+    assert sq.sight(four, lanes, 1).text == "♥ 两路"
+    # the clue the 旋经 names is unchanged: 红两路 is still 和牌, 猫猫 or 膏药
+    claim = next(c for c in sq.SEED_CLAIMS if c.words == "红两路")
+    assert set(claim.engine_kinds) == {Kind.R4, Kind.R6, Kind.R7}
+
+
+def test_the_lanes_label_in_english_counts_the_pips(client: Client) -> None:
+    from django.utils import translation
+
+    from tutorial.squeeze import sight_label
+
+    with translation.override("en"):
+        label = sight_label(sq.sight(Card(Kind.R6, "♥"), sq.Way.LANES, 2))
+    assert label == "♥ two columns, 4 pips showing"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import pgettext
+from django.utils.translation import npgettext, pgettext
 
 from engine import squeeze as sq
 from engine.cards import Card, Kind
@@ -14,10 +14,15 @@ from tutorial.language import english
 
 
 def sight_label(s: sq.Sight) -> str:
-    """"红圆头" on Chinese pages, "red: round head" on English ones."""
+    """"红圆头" on Chinese pages, "red: round head" on English ones ("♥ two columns, 4
+    pips showing" once 串路子 has passed the bottom row)."""
     if not english():
         return s.text
     clue = pgettext("squeeze", s.clue)
+    if s.pips:
+        n = len(s.pips)
+        return f"{s.suit} {clue}, " + npgettext("squeeze", "露出 %(n)s 朵", "露出 %(n)s 朵",
+                                                   n) % {"n": n}
     if s.suit:
         return f"{s.suit} {clue}"
     if s.colour and s.clue not in ("红了", "黑边"):
