@@ -128,3 +128,11 @@ def test_text_inside_attributes_is_never_rewritten(english: bool) -> None:
     out = link_first_uses(f"{tag}钵钵</p><img alt=\"芒果\">", english=english)
     assert out.startswith(tag) and out.endswith('<img alt="芒果">')
     assert 'class="term"' in out  # the text between the tags is linked
+
+
+@pytest.mark.parametrize("html", ['<p>call (<span lang="zh-Hans">瞧</span>) now</p>',
+                                  "<p>call (瞧) now</p>"])
+def test_a_term_after_its_english_word_gets_only_its_pinyin(html: str) -> None:
+    """"call (瞧)" read "call (瞧 qiáo, call)" when the term was its own element."""
+    text = re.sub(r"<[^>]+>", "", link_first_uses(html, english=True))
+    assert text == "call (瞧 qiáo) now"

@@ -289,8 +289,8 @@ def link_first_uses(html: str, english: bool) -> str:
     # stack entries: (tag, skipped, chinese): chinese = inside a lang="zh" element
     stack: list[tuple[str, bool, bool]] = []
     # English: an element that is one term or one group name, waiting for its end tag:
-    # (depth, escaped gloss, index of its start tag)
-    pending: list[tuple[int, str, int]] = []
+    # (depth, escaped gloss, escaped gloss inside brackets, index of its start tag)
+    pending: list[tuple[int, str, str, int]] = []
     for i, token in enumerate(tokens):
         if i % 2:  # a tag or a comment
             tag = _TAG.match(token)
@@ -303,12 +303,13 @@ def link_first_uses(html: str, english: bool) -> str:
                         del stack[j:]
                         break
                 if pending and pending[-1][0] > len(stack):
-                    _, glossed, start = pending.pop()
+                    _, glossed, bracketed, start = pending.pop()
                     if name not in _INLINE:  # <dt>发招</dt>: the gloss goes inside
                         tokens[i] = _with_gloss(glossed, "")[0] + tokens[i]
                     elif i + 1 < len(tokens):
                         if tokens[start - 1].endswith("(") and tokens[i + 1].startswith(")"):
-                            tokens[i] += f" {glossed}"  # "(丁猫九 dīng māo jiǔ, …)"
+                            # "(丁猫九 dīng māo jiǔ, …)"; "call (瞧 qiáo)": glossed already
+                            tokens[i] += f" {bracketed}".rstrip()
                         else:
                             gloss, tokens[i + 1] = _with_gloss(glossed, tokens[i + 1])
                             tokens[i] += gloss
@@ -325,7 +326,7 @@ def link_first_uses(html: str, english: bool) -> str:
                 skipped = True  # its name is glossed as a group, not as a term
                 if group not in glossed_names:
                     glossed_names.add(group)
-                    pending.append((len(stack) + 1, group, i))
+                    pending.append((len(stack) + 1, group, group, i))
             stack.append((name, skipped, chinese))
             continue
         if not token.strip() or (stack and stack[-1][1]):
@@ -338,7 +339,8 @@ def link_first_uses(html: str, english: bool) -> str:
             found = linker.new(word)
             if found is not None:
                 tokens[i] = token.replace(word, _link(found, word))
-                pending.append((len(stack), _gloss(_pinyin(found, word), found.en), i - 1))
+                pinyin = _pinyin(found, word)
+                pending.append((len(stack), _gloss(pinyin, found.en), escape(pinyin), i - 1))
         else:
             tokens[i] = linker.english_text(token)
     return "".join(tokens)
