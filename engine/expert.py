@@ -32,7 +32,7 @@ from .game import Act, Action, Game
 from .review import alternatives, play_values, weighted_mean
 from .showdown import Opponent, Situation, price
 
-__all__ = ["CAUTION", "CUT", "SPLIT_SAMPLES", "TEMPERATURE", "WORLDS", "choices",
+__all__ = ["CAUTION", "CUT", "SPLIT_SAMPLES", "TEMPERATURE", "WORLDS",
            "expert_policy", "expert_split", "prices"]
 
 WORLDS = 40  # worlds per decision
@@ -47,17 +47,11 @@ def _rng(game: Game, salt: str) -> random.Random:
     return random.Random(f"expert:{salt}:{st.seed}:{st.hand_no}:{game.seq}")
 
 
-def choices(game: Game, seat: int) -> list[Action]:
-    """The alternatives the expert weighs now: the review's, but 甩 when 休 is free."""
-    legal = game.legal_actions(seat)
-    return [a for a in alternatives(game, seat)
-            if not (a.kind is Act.FOLD and Act.CHECK in legal)]
-
-
 def prices(game: Game, seat: int, worlds: int | None = None) -> list[tuple[Action, float]]:
-    """The expert's alternatives now (:func:`choices`) with their expected chips (fold
-    exact); empty when no sampled world explains the bots' actions."""
-    options = choices(game, seat)
+    """The expert's alternatives now (the review's, :func:`engine.review.alternatives`)
+    with their expected chips (fold exact); empty when no sampled world explains the
+    bots' actions."""
+    options = alternatives(game, seat)
     weights, values = play_values(game, seat, options, worlds or WORLDS, _rng(game, "bet"))
     if not sum(weights):
         return []

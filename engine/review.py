@@ -1,7 +1,8 @@
 """Every betting decision of a practice hand priced (issue 14 §2, the engine part).
 
-For one decision of the learner's seat, every legal alternative — 甩, 瞧 or 休, 拖, the
-minimum 返, a large 返 (twice the minimum), 敲, and whatever the learner chose — gets
+For one decision of the learner's seat, every legal alternative — 甩 (not while 休 is
+free: :func:`alternatives`), 瞧 or 休, 拖, the minimum 返, a large 返 (twice the minimum),
+敲, and whatever the learner chose — gets
 its expected chips for the whole hand (the learner's net when the hand ends), with a
 standard error, computed from the learner's information only:
 
@@ -13,7 +14,10 @@ standard error, computed from the learner's information only:
    :func:`engine.bots.distribution` gave that action (the bots' policies are explicit
    distributions computed from what each bot saw, so this is exact).  A bot sees only
    its own cards and what is public, so that product depends on the unseen cards only
-   through each bot's two hidden cards.  The bots' pairs are drawn one bot after the
+   through each bot's two hidden cards.  (An action to which the bot's model gives no
+   pair a chance — an expert bot's, modelled as the strong bot's — tells nothing and is
+   left out; if the actions left are explained by no pair together, the bot's pairs weigh
+   as dealt.)  The bots' pairs are drawn one bot after the
    other, each in proportion to its likelihood times the likelihood of the next bots
    (the next two for the first bot, the next one for the second) summed exactly over the
    pairs they may then hold (over the pairs of kinds: :meth:`_Worlds._table`); the rest
@@ -215,10 +219,13 @@ class Decision:
 
 
 def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
-    """The learner's options now (normalised; the chosen action included)."""
+    """The learner's options now (normalised; the chosen action included).  甩 is none
+    while 休 is free (unless it was chosen): 休 and then 甩 at the next bet loses no more,
+    and every check all round gives the stakes back."""
     legal = game.legal_actions(seat)
-    out = [Action(Act.FOLD, seat),
-           Action(Act.CALL if Act.CALL in legal else Act.CHECK, seat)]
+    out = [Action(Act.CALL if Act.CALL in legal else Act.CHECK, seat)]
+    if Act.CHECK not in legal:
+        out.insert(0, Action(Act.FOLD, seat))
     levels: list[tuple[Act, int]] = []
     if legal.tuo is not None:
         levels.append((Act.TUO, legal.tuo))
@@ -310,9 +317,15 @@ class _Worlds:
         # the bots still in first: the first one's pair is drawn stratified (draw's u),
         # its pairs in the order of its hand's strength with the cards it shows now
         for b in sorted(evidence, key=lambda b: (hand.folded[b], hand.order.index(b))):
-            of = {(ka, kb): math.prod(
-                _chance(replace(v, own=_sorted((ka, kb, *up))), level, rules, a)
-                for v, level, up, a in evidence[b]) for ka, kb in pairs}
+            chances = [[_chance(replace(v, own=_sorted((ka, kb, *up))), level, rules, a)
+                        for ka, kb in pairs] for v, level, up, a in evidence[b]]
+            # an action the model gives no pair a chance of (an expert bot's, read as the
+            # strong bot's: modelled) tells nothing of the cards; and actions no pair
+            # explains together leave the bot's pairs as dealt
+            products = [math.prod(c) for c in zip(*(row for row in chances if any(row)),
+                                                   strict=True)] or [1.0] * len(pairs)
+            of = dict(zip(pairs, products if any(products) else [1.0] * len(pairs),
+                          strict=True))
             if not self.likely:
                 shown = tuple(card_by_label(c).kind for c in visible[b])
                 of = dict(sorted(of.items(), key=lambda item: strength(
@@ -786,8 +799,8 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     if seat is None or hand is None or game.phase is not Phase.BETTING:
         raise ReviewError("nobody is to bet now")
     options = alternatives(game, seat, chosen)
-    pick = 1 if chosen is None else next(i for i, a in enumerate(options)
-                                         if _same(game.verify(chosen), a))
+    pick = next(i for i, a in enumerate(options) if (
+        a.kind in (Act.CALL, Act.CHECK) if chosen is None else _same(game.verify(chosen), a)))
     sampler = _Worlds(game, seat, *(start or _hand_start(game)))
     every = sampler.exact()
     if every is not None:

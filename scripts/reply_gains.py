@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bots import Policy, distribution, view
 from engine.chance import draw
-from engine.expert import choices, expert_policy
+from engine.expert import expert_policy
 from engine.game import Act, Action, Game, Phase
 from engine.players import bot_action
-from engine.review import play_values, weighted_mean
+from engine.review import alternatives, play_values, weighted_mean
 from engine.simulate import interval_of, parse_bots, simulate
 
 CHUNK = 100  # deals per job (each job its own seed)
@@ -54,7 +54,7 @@ def gain(game: Game, seat: int, reply: Policy, level: Policy, worlds: int,
     world explains the others' actions)."""
     hand = game.hand
     assert hand is not None
-    options = choices(game, seat)
+    options = alternatives(game, seat)
     weights, values = play_values(game, seat, options, worlds, rng)
     if not sum(weights):
         return None

@@ -188,7 +188,11 @@ def test_cli_reviews_the_last_hand() -> None:
     for d in decisions:
         assert d["grade"] in {"好", "不精确", "失误", "大错", "难分"}
         assert {"kind", "ev", "stderr", "then"} <= set(d["options"][0])
-        assert d["options"][0]["kind"] == "fold" and d["options"][0]["stderr"] == 0
+        kinds = [o["kind"] for o in d["options"]]
+        # 甩 only when 休 is not free (休 then 甩 loses no more), and then it is first, exact
+        assert ("check" in kinds) != ("fold" in kinds)
+        if "fold" in kinds:
+            assert kinds[0] == "fold" and d["options"][0]["stderr"] == 0
         assert 0 <= d["best"] < len(d["options"]) and d["low"] <= d["loss"] <= d["high"]
     text = run(json.dumps(export()), "--worlds", "10")
     assert text.returncode == 0 and "第 1 轮" in text.stdout
@@ -244,3 +248,21 @@ def test_cli_takes_a_practice_tables_saved_state() -> None:
     out = run(json.dumps(state), "--json", "--worlds", "10")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["decisions"]
+
+
+def test_fold_is_no_alternative_while_checking_is_free() -> None:
+    """The coach said 甩 won 7.3 more than a free 休 (its noise): 休, then 甩 at the next
+    bet, never loses more than 甩 now.  A 甩 the learner chose is still priced."""
+    from engine.review import alternatives, decisions
+    from tests.coach_hands import fixed_hands
+
+    seen = 0
+    for data in fixed_hands():
+        for game, _action, _start in decisions(data["config"], data["log"], 0):
+            if Act.CHECK not in game.legal_actions(0):
+                continue
+            seen += 1
+            assert all(a.kind is not Act.FOLD for a in alternatives(game, 0))
+            chosen = alternatives(game, 0, Action(Act.FOLD, 0))
+            assert [a.kind for a in chosen].count(Act.FOLD) == 1
+    assert seen >= 5

@@ -144,3 +144,30 @@ def test_with_more_bots_the_weighted_worlds_are_the_posterior() -> None:
     weights, drawn = _drawn(worlds, 3000, rng)
     assert len({round(w / max(weights), 9) for w in weights}) > 1  # not all alike
     _agree(worlds, weights, drawn, kept)
+
+
+# An expert table (found playing, 2026-12-07): the expert's round-2 发招 of 20 is not an
+# action the strong bot, its model, ever takes, so no world explained it and the review
+# failed ("no world explains the bots' actions"): every hand of such tables.
+EXPERT_HAND = (
+    '{"config": {"players": [["你", null], ["电脑甲", "expert"], ["电脑乙", "expert"]], '
+    '"rules": {"name": "xuanjing", "diwang": false, "sanhua": true, "mango": "fixed", '
+    '"stakes": "1、3", "max_seats": 8}, "seed": 0, "bobo": [100, 100, 100], "dealer": 0}, '
+    '"log": [{"kind": "deal", "cards": ["♦8", "♥10", "♣10", "♣9", "♣8", "♦6", "♠10", "", '
+    '"♥3", "♠8", "", "♣6", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", '
+    '"", "", "", ""]}, {"kind": "fold", "seat": 2}, {"kind": "call", "seat": 0}, '
+    '{"kind": "raise", "seat": 1, "amount": 20}, {"kind": "tuo", "seat": 0, "amount": 40}, '
+    '{"kind": "tuo", "seat": 1, "amount": 80}, {"kind": "qiao", "seat": 0, "amount": 100}, '
+    '{"kind": "call", "seat": 1}, {"kind": "split", "seat": 1, "cards": ["♠10", "♣9", '
+    '"♦8", "♠8"]}, {"kind": "split", "seat": 0, "cards": ["♥3", "♣6", "♣10", "♦6"]}], '
+    '"seat": 0}')
+
+
+def test_an_action_the_model_never_takes_tells_nothing_and_the_hand_is_reviewed() -> None:
+    import json
+
+    from engine.review import review
+
+    data = json.loads(EXPERT_HAND)
+    got = review(data["config"], data["log"], 0, worlds=20, seed=1)
+    assert len(got) == 3 and all(d.grade for d in got)

@@ -215,3 +215,24 @@ def test_phone_result_splits_fit_in_english(phone_page: Any, live_server: Any,
         label = group.locator(".result__part")
         assert label.count() == 1 and label.evaluate(
             "el => el.getClientRects().length") == 1, group.inner_text()
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_split_hint_scrolls_in_its_box_on_a_phone(phone_page: Any, live_server: Any,
+                                                      screenshot: Callable[..., Any],
+                                                      language: str) -> None:
+    """At 390 px the hint's six columns made the whole page 540 px wide (447 in Chinese):
+    the table now scrolls inside its own box and the page does not."""
+    page = phone_page
+    url = open_table(page, live_server, "simple", 2)
+    at_showdown(url)
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    page.goto(url + "?hint=1")
+    page.wait_for_selector(".hint")
+    screenshot(page, f"table-phone-hint-{language}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+    box = page.evaluate("""() => { const b = document.querySelector('.table-scroll');
+      return [b.scrollWidth, b.clientWidth, b.getBoundingClientRect().right]; }""")
+    assert box[2] <= page.viewport_size["width"], box

@@ -44,7 +44,7 @@ from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.table_store import replayed
 
 HUMAN = 0
-VERSION = 6  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 7  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -145,8 +145,8 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
     try:
         game = replay(data["config"], log[:deal + 1])
         decisions = review(data["config"], log, HUMAN, worlds)
-    except ReviewError:
-        decisions = []
+    except ReviewError as e:  # the job fails with its message, not a zip of unequal lists
+        raise CoachError(f"this hand cannot be reviewed: {e}") from e
     except ActionError as e:  # a stored hand that its log does not replay to
         raise CoachError("this hand cannot be replayed") from e
     opening = game.rules.stakes.opening
