@@ -141,7 +141,7 @@ def test_english_pages(client: Client) -> None:
         assert untranslated(html, terms) == [], stop.title
     html = client.get(url(2, act="fold")).content.decode()
     assert untranslated(html, terms) == []
-    assert "Call (瞧) to 3" in html and "match the current bet" in html
+    assert "Call (瞧) to 3" in html and "Match the current bet" in html
     html = client.get(url(LAST)).content.decode()
     assert "You take the" in html and "You takes" not in html
 
