@@ -7,11 +7,13 @@ request or the language, so the index is shared by every request.
 Searching ``q`` (see :func:`search`):
 
 * card codes, one or two, any order, any case: ``RQ B9``, ``b9-rq``, ``rqb9``;
-  physical cards: ``♥Q ♠9``; or card names: ``天牌 黑9``, ``大鬼``, one English name
-  (``joker``, ``the lone three``) (one kind: every group holding it);
-* points: ``9点``, ``九点``, ``9``, ``0点`` / ``皱``;
-* Chinese names and aliases, simplified or traditional (``天關九``), digits or
-  numerals (``黑9一对`` = ``黑九一对``), category words (``对子``, ``杠``);
+  physical cards: ``♥Q ♠9``, ``♥️Q`` (emoji), ``♡Q``, ``红桃Q``, ``JOKER``; or card names:
+  ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``) (one kind:
+  every group holding it); a card the deck lacks (``♠Q``, ``R9``) is named as such;
+* points: ``9点``, ``九点``, ``9``, ``nine points``, ``0点`` / ``皱``;
+* Chinese names and aliases, simplified or traditional (``天關九``, ``鴨兒``), digits or
+  numerals (``黑9一对`` = ``黑九一对``, ``红10`` = ``红十``), category words (``对子``,
+  ``杠``; also by pinyin or English: ``duizi``, ``pair``);
 * pinyin with or without tones and spaces (``tiān guān jiǔ``, ``tianguanjiu``,
   ``tian1 guan1 jiu3``) and initials (``tgj``).
 """
