@@ -237,3 +237,14 @@ def test_zhou_in_pinyin_finds_every_zhou_and_the_names_that_sound_so() -> None:
     found = _found("zhou")
     zhou = [e.name for e in CATALOGUES["xuanjing"].entries if e.category.value == "zhou"]
     assert set(zhou) <= set(found) and {"苏州七", "非洲七"} <= set(found)
+
+
+@pytest.mark.parametrize(("q", "pairs"), [
+    ("上四对", ["天牌一对", "地牌一对", "人牌一对", "和牌一对"]),
+    ("中三对", ["梅十一对", "板凳一对", "长三一对"]),
+    ("下腰对", ["斧头一对", "苕十一对", "猫猫一对", "膏药一对"]),
+    ("下四滥对", ["黑9一对", "黑8一对", "黑7一对", "小5一对"])])
+def test_the_xuanjing_classes_of_pairs_find_their_pairs(q: str, pairs: list[str]) -> None:
+    """000 ranks the pairs by these classes (上四对 …, /rules/compare/ uses them); the
+    search found nothing."""
+    assert _found(q) == pairs

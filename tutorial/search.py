@@ -13,7 +13,8 @@ Searching ``q`` (see :func:`search`):
 * points: ``9点``, ``九点``, ``9``, ``nine points``, ``0点`` / ``皱``;
 * Chinese names and aliases, simplified or traditional (``天關九``, ``鴨兒``), digits or
   numerals (``黑9一对`` = ``黑九一对``, ``红10`` = ``红十``), category words (``对子``,
-  ``杠``; also by pinyin or English: ``duizi``, ``pair``);
+  ``杠``; also by pinyin or English: ``duizi``, ``pair``), the 旋经's classes of pairs
+  (``上四对`` …);
 * pinyin with or without tones and spaces (``tiān guān jiǔ``, ``tianguanjiu``,
   ``tian1 guan1 jiu3``) and initials (``tgj``).
 """
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from engine.cards import DECK, KINDS, Kind
+from engine.cards import DECK, KINDS, Kind, SingleClass
 from engine.groups import POINT_WORDS, Alias, Category, Group, ranked
 from engine.rules import PRESETS, Rules
 from tutorial import glossary
@@ -242,6 +243,16 @@ CATEGORY_WORDS: dict[str, frozenset[Category]] = {
     )
 }
 
+# The 旋经's classes of pairs (上四对: 天对 to 和对; 中三对; 下腰对; 下四滥对): the codes
+# of the pairs whose kind is in that class.
+_TOP_FOUR = (SingleClass.TIAN, SingleClass.DI, SingleClass.REN, SingleClass.HE)
+PAIR_CLASS_WORDS: dict[str, frozenset[str]] = {
+    hanzi_key(word): frozenset(Group.of(k, k).code for k in KINDS
+                               if k.copies > 1 and k.single_class in classes)
+    for word, classes in (("上四对", _TOP_FOUR), ("中三对", (SingleClass.ZHONGSAN,)),
+                          ("下腰对", (SingleClass.XIAYAO,)), ("下四滥对", (SingleClass.ZA,)))
+}
+
 # Filter values of the catalogue form (GET ``cat``).
 FILTER_CATEGORIES: dict[str, frozenset[Category]] = {
     "dingerhuang": frozenset({Category.DINGERHUANG}),
@@ -423,7 +434,9 @@ def search(
     key = hanzi_key(query)
     if _HAS_HAN.search(simplify(query)):
         by_category = CATEGORY_WORDS.get(key, frozenset())
-        found = [e for e in every if e.category in by_category or any(key in h for h in e.hanzi)]
+        by_class = PAIR_CLASS_WORDS.get(key, frozenset())
+        found = [e for e in every if e.category in by_category or e.code in by_class
+                 or any(key in h for h in e.hanzi)]
         mode = "hanzi"
     else:
         latin = latin_key(query)
