@@ -410,14 +410,24 @@ def _retry_context(request: HttpRequest, table_id: uuid.UUID, number: int, k: in
 
 
 def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
-    """Option ``j`` of a stored decision graded from the stored figures."""
-    mine, top = d["options"][j], d["options"][d["best"]]
-    loss = top["ev"] - mine["ev"]
-    se = (d["loss_stderr"] if j == d["chosen"]
-          else (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5 if j != d["best"] else 0.0)
-    verdict = grade(loss, se, opening)
+    """Option ``j`` of a stored decision graded from the stored figures: against the
+    decision's best, or, for the best itself (the rival that beat the choice), against
+    the choice, with the pair's own error (it was graded against itself: ± 0, 好 beside
+    an option with a higher figure)."""
+    mine = d["options"][j]
+    if j == d["chosen"]:  # as the review graded it
+        rival, loss, se = d.get("rival", d["best"]), d["loss"], d["loss_stderr"]
+    elif j == d["best"]:  # the rival that beat the choice: the same pair, turned round
+        rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]
+    else:
+        rival = d["best"]
+        top = d["options"][rival]
+        loss = top["ev"] - mine["ev"]
+        se = (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5
+    top = d["options"][rival]
+    verdict = d["grade"] if j == d["chosen"] else grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
-            "why": why({**d, "chosen": j, "rival": d["best"], "loss": loss, "loss_stderr": se,
+            "why": why({**d, "chosen": j, "rival": rival, "loss": loss, "loss_stderr": se,
                         "grade": verdict},
                        top["label"], mine["label"]),
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
