@@ -357,3 +357,14 @@ def test_a_loss_that_rounds_to_nothing_reads_as_a_tie() -> None:
     d = {"best": 0, "chosen": 1, "grade": "难分", "loss": 0.02, "loss_stderr": 0.3}
     sentence = why(d, "甩", "休")
     assert "平均差不多" in sentence and "0.0" not in sentence
+
+
+def test_a_hand_without_a_betting_decision_is_reviewed_with_none() -> None:
+    """In the 3rd hand of this session the learner made no betting decision: its review
+    has none (the worker failed on it for a while: scripts/bench_review.py found it)."""
+    from tests.coach_hands import practice_exports
+    from tutorial.coach import review_export
+
+    export = list(practice_exports(["simple"] * 3, 3, 1))[-1]
+    data = review_export(export, 3, worlds=10)
+    assert data["decisions"] == [] and data["net"] == -1

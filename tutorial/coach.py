@@ -144,18 +144,20 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
     deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
     try:
         game = replay(data["config"], log[:deal + 1])
-        decisions = review(data["config"], log, HUMAN, worlds)
+        spots = []
+        for step, raw in enumerate(log[deal + 1:], 1):
+            action = Action.from_dict(raw)
+            if action.seat == HUMAN and action.kind in BETTING and game.to_act == HUMAN:
+                spots.append({**_spot(game), "step": step})
+            game.apply(action)
+        # a hand the learner made no betting decision in (the others folded first) has
+        # none to price
+        decisions = review(data["config"], log, HUMAN, worlds) if spots else []
     except ReviewError as e:  # the job fails with its message, not a zip of unequal lists
         raise CoachError(f"this hand cannot be reviewed: {e}") from e
     except ActionError as e:  # a stored hand that its log does not replay to
         raise CoachError("this hand cannot be replayed") from e
     opening = game.rules.stakes.opening
-    spots = []
-    for step, raw in enumerate(log[deal + 1:], 1):
-        action = Action.from_dict(raw)
-        if action.seat == HUMAN and action.kind in BETTING and game.to_act == HUMAN:
-            spots.append({**_spot(game), "step": step})
-        game.apply(action)
     h = game.history[-1]
     assert h.result is not None
     out = [{**decision_json(d), **spot} for d, spot in zip(decisions, spots, strict=True)]
