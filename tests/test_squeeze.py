@@ -242,3 +242,12 @@ def test_the_lanes_label_in_english_counts_the_pips(client: Client) -> None:
     with translation.override("en"):
         label = sight_label(sq.sight(Card(Kind.R6, "♥"), sq.Way.LANES, 2))
     assert label == "♥ two columns, 4 pips showing"
+
+
+def test_the_first_stage_of_the_corner_tells_a_ten_by_its_ring() -> None:
+    """The drawing's first stage shows the 1 and the top of the 0 beside it: a 10 is
+    told from a J or the joker there, not only at the second stage."""
+    head = sq.Way.HEAD
+    assert sq.possible(Card(Kind.B10, "♠"), [(head, 1)]) == (Kind.B10,)
+    assert sq.possible(Card(Kind.BJ, "♠"), [(head, 1)]) == (Kind.BJ,)  # black: no joker
+    assert sq.sight(Card(Kind.R10, "♥"), head, 1).clue == "带圈"
