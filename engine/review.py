@@ -322,8 +322,8 @@ class _Worlds:
             # an action the model gives no pair a chance of (an expert bot's, read as the
             # strong bot's: modelled) tells nothing of the cards; and actions no pair
             # explains together leave the bot's pairs as dealt
-            products = [math.prod(c) for c in zip(*(row for row in chances if any(row)),
-                                                   strict=True)] or [1.0] * len(pairs)
+            kept = [row for row in chances if any(row)]
+            products = [math.prod(row[i] for row in kept) for i in range(len(pairs))]
             of = dict(zip(pairs, products if any(products) else [1.0] * len(pairs),
                           strict=True))
             if not self.likely:

@@ -150,8 +150,7 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
             if action.seat == HUMAN and action.kind in BETTING and game.to_act == HUMAN:
                 spots.append({**_spot(game), "step": step})
             game.apply(action)
-        # a hand the learner made no betting decision in (the others folded first) has
-        # none to price
+        # a hand the learner made no betting decision in has none to price
         decisions = review(data["config"], log, HUMAN, worlds) if spots else []
     except ReviewError as e:  # the job fails with its message, not a zip of unequal lists
         raise CoachError(f"this hand cannot be reviewed: {e}") from e

@@ -421,9 +421,9 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
         rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]
     else:
         rival = d["best"]
-        top = d["options"][rival]
-        loss = top["ev"] - mine["ev"]
-        se = (top["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5
+        other = d["options"][rival]
+        loss = other["ev"] - mine["ev"]
+        se = (other["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5
     top = d["options"][rival]
     verdict = d["grade"] if j == d["chosen"] else grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
