@@ -52,13 +52,13 @@ from typing import NamedTuple
 
 from .cards import DECK, KINDS, Kind
 from .game import Act, Action, Game, Legal, SeatState, card_by_label
-from .hands import Split, naive_split, sanhua, splits
+from .hands import Key, Split, naive_split, sanhua, splits
 from .rules import Rules, shared
 
 __all__ = ["SHOVE_PRIOR", "Opponent", "Policy", "View", "choose_split", "distribution",
-           "edge_vs_top", "modelled", "qiao_share", "share_above", "strength", "view"]
+           "edge_vs_top", "modelled", "qiao_share", "share_above", "split_key", "strength",
+           "view"]
 
-Key = tuple[int, int]
 Policy = tuple[tuple[Action, float], ...]  # actions with probabilities summing to 1
 
 # strong bot: how much one raise by an opponent lowers our edge against them; the
@@ -637,6 +637,16 @@ def _split_index(kinds: tuple[Kind, ...], strong: bool, rules: Rules) -> int | N
 
 
 @cache
+def split_key(kinds: tuple[Kind, ...], level: str, rules: Rules) -> Key | None:
+    """The (头 rank, 尾 rank) of the split a bot of ``level`` makes of four kinds (in
+    the order dealt), or None when it declares 三花: all a settlement needs of its hand
+    (:func:`choose_split`'s choice; kept: play-outs settle the same hands again and
+    again)."""
+    index = _split_index(kinds, level == "strong", rules)
+    return None if index is None else splits(kinds, rules)[index].key(rules)
+
+
+@cache
 def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None]:
     """The advisor's best split of four sorted kinds and its EV (kept: play-outs ask it
     again and again)."""
@@ -653,14 +663,20 @@ def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None
 
 
 def warm(rules: Rules) -> None:
-    """Build the strength tables (about a second) before timing anything."""
+    """Build the tables the bots read (about a second): the strength tables, every
+    opponent's two face-up cards' hidden pairs (:func:`_shown`) and every four-card
+    hand's advised split (:func:`_advised`) — before timing anything, and when a task
+    worker starts (else its first reviews fill them)."""
     rules = shared(rules)  # the instance the games use
     _grid(rules)
     for a in KINDS:
         for b in KINDS:
             if a.index <= b.index and (a is not b or a.copies == 2):
                 strength((a, b), rules)
+                _shown((a, b), rules)
     for cards in (2, 3, 4):
         _strengths(cards, rules)
         for twentieths in range(1, 21):  # every share qiao_share gives
             _top_range(twentieths / 20, cards, rules)
+    for four in {_sorted(c.kind for c in cards) for cards in combinations(DECK, 4)}:
+        _advised(four, rules)

@@ -39,10 +39,13 @@ standard error, computed from the learner's information only:
 3. **Play-out.**  In a world an alternative is applied and the hand is played to its
    end: the bots by their policies, the learner's later betting decisions by a
    *continuation* (below), the learner's split as the ``strong`` bot splits, and the
-   hand is settled for real by the table engine.  Every alternative and continuation
-   of a world uses the same random numbers, aligned by decision: the k-th action of a
-   seat in a round takes the same uniform number in every line of that world
-   (:func:`_play_out`), so the paired differences are as little noisy as they can be.
+   hand is settled by the table engine's settlement (:func:`engine.settle.net_ranked`
+   of every seat's split, without playing the splits through the table).  Every
+   alternative and continuation of a world uses the same random numbers, aligned by
+   decision: the k-th action of a seat in a round takes the same uniform number in
+   every line of that world (:func:`_play_out`), so the paired differences are as
+   little noisy as they can be; continuations that take the same actions are one line,
+   played once.
 4. **The learner's best continuation.**  The learner's future is their own best play,
    not a bot's: each alternative is priced with the best of :data:`CONTINUATIONS` for
    the learner's later betting decisions — ``strong`` (the strong bot's policy),
@@ -119,19 +122,17 @@ from .bots import (
     Policy,
     View,
     _sorted,
-    choose_split,
     distribution,
     modelled,
+    split_key,
     strength,
     view,
 )
 from .cards import DECK, Kind
 from .chance import draw_at
 from .game import BETTING, Act, Action, Game, Phase, card_by_label, replay
-from .groups import Group
-from .hands import Split, sanhua
 from .rules import Rules
-from .settle import Seat, settle
+from .settle import Seat, net_ranked
 
 __all__ = [
     "CLOSE",
@@ -384,8 +385,10 @@ class _Worlds:
             after = self._after(j)
             out = Counter(taken)
             ways = [_ways(ka, kb, self.copies, out) for ka, kb in like.pairs]
-            ahead = [max(0.0, _summed(after, (*taken, ka, kb), self.copies)) if w else 0.0
-                     for (ka, kb), w in zip(like.pairs, ways, strict=True)]
+            summed = (after[0].lefts(taken, like.pairs) if len(after) == 1 else
+                      [_summed(after, (*taken, ka, kb), self.copies) if w else 0.0
+                       for (ka, kb), w in zip(like.pairs, ways, strict=True)])
+            ahead = [max(0.0, a) if w else 0.0 for a, w in zip(summed, ways, strict=True)]
             weights = [like.of[pair] * w * a
                        for pair, w, a in zip(like.pairs, ways, ahead, strict=True)]
             self.tables[key] = _Table(like.pairs, weights, list(accumulate(weights)), ahead)
@@ -476,6 +479,17 @@ class _Likely:
         return self.total - sum(self.row[k] for k in taken) + sum(
             self.of[ka, kb] for i, ka in enumerate(taken) for kb in taken[i + 1:])
 
+    def lefts(self, taken: Sequence[Kind], pairs: Sequence[tuple[Kind, Kind]]
+              ) -> list[float]:
+        """:meth:`left` of ``(*taken, ka, kb)`` for each pair of kinds of ``pairs``,
+        expanded: what is left once ``taken`` is out, less the pairs a card of ka or of
+        kb makes, plus those counted twice (ka with kb, each with the taken cards)."""
+        left = self.left(taken)
+        of, row = self.of, self.row
+        cross = {k: sum(of.get((x, k), 0.0) for x in taken) for k in row}
+        return [left - row[ka] - row[kb] + of[ka, kb] + cross[ka] + cross[kb]
+                for ka, kb in pairs]
+
 
 def _ways(ka: Kind, kb: Kind, copies: Counter[Kind], out: Counter[Kind]) -> int:
     """The ways to hold one card of kind ``ka`` and one of ``kb`` among the unseen cards
@@ -493,20 +507,11 @@ def _summed(bots: Sequence[_Likely], taken: Sequence[Kind], copies: Counter[Kind
     if len(bots) == 1:
         return bots[0].left(taken)
     first, second = bots
-    # second.left((*taken, ka, kb)), expanded: what is left once ``taken`` is out, less
-    # the pairs a card of ka or of kb makes, plus those counted twice (ka with kb, each
-    # with the taken cards); inline, as this runs for every pair of the first bot
-    left = second.left(taken)
     out = Counter(taken)
-    cross = {k: sum(second.of.get((x, k), 0.0) for x in taken) for k in copies}
-    total = 0.0
-    for ka, kb in first.pairs:
-        ways = _ways(ka, kb, copies, out)
-        if ways > 0:  # else those cards are not there to hold
-            total += first.of[ka, kb] * ways * (
-                left - second.row[ka] - second.row[kb] + second.of[ka, kb]
-                + cross[ka] + cross[kb])
-    return total
+    return sum(first.of[ka, kb] * ways * left
+               for (ka, kb), left in zip(first.pairs, second.lefts(taken, first.pairs),
+                                         strict=True)
+               if (ways := _ways(ka, kb, copies, out)) > 0)  # else not there to hold
 
 
 @lru_cache(maxsize=1 << 16)
@@ -542,60 +547,57 @@ def _uniform(dice: int, key: int) -> float:
     return ((z ^ (z >> 31)) >> 11) / (1 << 53)
 
 
-def _play_out(g: Game, seat: int, dice: int, thens: Sequence[str]) -> list[int]:
+def _play_out(g: Game, seat: int, dice: int, thens: Sequence[str],
+              count: dict[int, int] | None = None) -> list[int]:
     """Play the hand to its end once per continuation in ``thens`` (the others by
     :func:`engine.bots.modelled`: the bots by their policies, a human or the expert by
     the strong one; ``seat``'s later betting decisions by the continuation, its split by
     the strong bot's); ``seat``'s net after each.  The k-th action of a seat in a round
     is drawn with the uniform number of that slot of the world's ``dice``, so the
     alternatives of a world meet the same random numbers where their lines meet the
-    same decisions (common random numbers that stay aligned).  The lines agree until
-    ``seat``'s next betting decision: that part is played once, and the line forks
-    there (``g`` plays the first continuation)."""
-    count: dict[int, int] = {}  # actions so far per (seat, round) slot
-    if not _play(g, seat, dice, count, None):
+    same decisions (common random numbers that stay aligned).  Continuations whose
+    lines take the same actions are the same line: it is played once, and forks where
+    ``seat``'s continuations draw different actions (``count``: the actions so far per
+    slot; ``g`` plays the last line)."""
+    count = {} if count is None else count
+    if not _play(g, seat, dice, count):
         return [_net(g, seat)] * len(thens)
-    forks = [(g.copy(), dict(count)) for _ in thens[1:]]
-    out = []
-    for then, (line, slots) in zip(thens, [(g, count), *forks], strict=True):
-        _play(line, seat, dice, slots, then)
-        out.append(_net(line, seat))
+    slot = seat * 8 + g.state.hand.round  # type: ignore[union-attr]
+    k = count.get(slot, 0)
+    count[slot] = k + 1
+    u = _uniform(dice, slot * 64 + k)
+    lines: dict[Action, list[int]] = {}
+    for i, then in enumerate(thens):
+        lines.setdefault(draw_at(_continuation(g, seat, then), u), []).append(i)
+    out = [0] * len(thens)
+    last = len(lines) - 1
+    for n, (action, members) in enumerate(lines.items()):
+        line, slots = (g, count) if n == last else (g.copy(), dict(count))
+        line._apply(action)
+        nets = _play_out(line, seat, dice, [thens[i] for i in members], slots)
+        for i, net in zip(members, nets, strict=True):
+            out[i] = net
     return out
 
 
-def _acting(g: Game, seat: int, then: str | None) -> tuple[int, Policy]:
-    """Who acts now in a play-out and by what distribution: a split at the showdown
-    (each seat as its modelled level splits), ``seat``'s bets by continuation ``then``,
-    the others' by their policies."""
-    hand = g.state.hand
-    assert hand is not None
-    actor = hand.to_act
-    assert actor is not None
-    if g.state.phase is Phase.SHOWDOWN:
-        return actor, ((choose_split(g, actor, modelled(g, actor)), 1.0),)
-    if actor == seat:
-        assert then is not None, "the learner's bets need a continuation"
-        return actor, _continuation(g, seat, then)
-    return actor, _betting(g, actor, modelled(g, actor))
-
-
-def _play(g: Game, seat: int, dice: int, count: dict[int, int], then: str | None) -> bool:
-    """Play on (:func:`_play_out`; ``count``: the actions so far per slot) to the end of
-    the hand, ``seat`` betting by continuation ``then``; or, when ``then`` is None,
-    until ``seat`` is to bet (True) or the hand ends (False)."""
+def _play(g: Game, seat: int, dice: int, count: dict[int, int]) -> bool:
+    """Play the others' bets on (:func:`_play_out`; ``count``: the actions so far per
+    slot) until ``seat`` is to bet (True) or the betting ends (False: the hand's end
+    or its showdown, priced by :func:`_net`)."""
     state = g.state
-    while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
+    while state.phase is Phase.BETTING:
         hand = state.hand
         assert hand is not None
-        if then is None and hand.to_act == seat and state.phase is Phase.BETTING:
+        actor = hand.to_act
+        assert actor is not None
+        if actor == seat:
             return True
-        actor, options = _acting(g, seat, then)
         slot = actor * 8 + hand.round
         k = count.get(slot, 0)
         count[slot] = k + 1
         # the policies' actions are legal and normalised (taken from the legal sets):
         # applied without verify, which would cost a tenth of the review
-        g._apply(draw_at(options, _uniform(dice, slot * 64 + k)))
+        g._apply(draw_at(_betting(g, actor, modelled(g, actor)), _uniform(dice, slot * 64 + k)))
     return False
 
 
@@ -606,14 +608,17 @@ def _endings(g: Game, seat: int, thens: Sequence[str], p: float,
     that continuation — :func:`_play` without dice, every action its policy may take
     followed.  The continuations share the line up to ``seat``'s next bet."""
     state = g.state
-    while state.phase is Phase.BETTING or state.phase is Phase.SHOWDOWN:
+    while state.phase is Phase.BETTING:
         hand = state.hand
         assert hand is not None
-        if len(thens) > 1 and hand.to_act == seat and state.phase is Phase.BETTING:
+        if len(thens) > 1 and hand.to_act == seat:
             for then, ends in zip(thens, out, strict=True):
                 _endings(g.copy(), seat, (then,), p, (ends,))
             return
-        _, options = _acting(g, seat, thens[0])
+        actor = hand.to_act
+        assert actor is not None
+        options = (_continuation(g, seat, thens[0]) if actor == seat
+                   else _betting(g, actor, modelled(g, actor)))
         taken = [(a, q) for a, q in options if q > 0]
         if len(taken) > 1:
             for a, q in taken:
@@ -628,7 +633,10 @@ def _endings(g: Game, seat: int, thens: Sequence[str], p: float,
 
 
 def _net(g: Game, seat: int) -> int:
-    """``seat``'s net in the hand ``g`` just finished."""
+    """``seat``'s net in the hand ``g`` just played to its end, or to its showdown
+    (:func:`_showdown_net`)."""
+    if g.state.phase is Phase.SHOWDOWN:
+        return _showdown_net(g, seat)
     result = g.history[-1].result
     assert result is not None
     return result.nets[seat]
@@ -637,24 +645,32 @@ def _net(g: Game, seat: int) -> int:
 def wins_showdown(g: Game, seat: int) -> bool:
     """Whether ``seat`` comes out ahead if the hand went to the showdown now (module doc,
     "Showdown wins"); ``g`` holds every seat's four cards (a world)."""
+    return _showdown_net(g, seat) > 0
+
+
+def _showdown_net(g: Game, seat: int) -> int:
+    """``seat``'s net if the hand went to the showdown now: every seat still in matches
+    the level (or goes all in) and splits as its modelled level does
+    (:func:`engine.bots.split_key`), the table's pot to whoever takes the 皮 — what the
+    table engine settles that showdown to, without playing the splits through it (a
+    play-out's showdown is priced so).  Where every hand still in declares 三花 nobody
+    compares: every stake stays where it is (a stand-off)."""
     h = g.hand
     assert h is not None
     seats = []
+    keys = {}
     for s in h.order:
+        name = str(s)
         if h.folded[s]:
-            seats.append(Seat(str(s), h.committed[s], folded=True))
+            seats.append(Seat(name, h.committed[s], folded=True))
             continue
-        stake = max(h.committed[s], min(h.level, g.seats[s].bobo))
-        act = choose_split(g, s, modelled(g, s))
-        k = [card_by_label(c).kind for c in act.cards] if act.cards else list(g.kinds(s))
-        split = Split.of(Group.of(k[0], k[1]), Group.of(k[2], k[3]), g.rules)
-        declared = sanhua(k, g.rules) if act.kind is Act.SANHUA else None
-        seats.append(Seat(str(s), stake, split, sanhua=declared))
-    if not any(s.in_showdown for s in seats):  # every hand still in declares 三花:
-        return False  # nobody compares, every stake stays where it is (a stand-off)
-    result = settle(seats, g.rules)
-    pot = g.state.pot if result.pi_to == str(seat) else 0
-    return result.nets[str(seat)] + pot > 0
+        seats.append(Seat(name, max(h.committed[s], min(h.level, g.seats[s].bobo))))
+        key = split_key(g.kinds(s), modelled(g, s), g.rules)
+        if key is not None:  # else 三花 declared: its stake comes back
+            keys[name] = key
+    if not keys:
+        return -h.committed[seat] if h.folded[seat] else 0
+    return net_ranked(seats, keys, str(seat), g.state.pot)
 
 
 class _Sample:

@@ -88,11 +88,13 @@ def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
     )
 
 
-def net_ranked(seats: Sequence[Seat], keys: Mapping[str, Key], name: str) -> int:
+def net_ranked(seats: Sequence[Seat], keys: Mapping[str, Key], name: str, pot: int = 0
+               ) -> int:
     """``settle_ranked(seats, keys).nets[name]`` without building the record (for
-    pricing many showdowns)."""
+    pricing many showdowns), plus ``pot`` (the table's pot) if ``name`` takes the 皮."""
     players, tiers = _tiers(seats, keys)
-    return _run(seats, keys, players, tiers, None)[0][name]
+    net = _run(seats, keys, players, tiers, None)[0][name]
+    return net + pot if players and players[0].name == name else net
 
 
 def _tiers(seats: Sequence[Seat], keys: Mapping[str, Key]
