@@ -52,7 +52,7 @@ standard error, computed from the learner's information only:
    ``qiao`` (敲 at the next decision, whenever 敲 is legal, else 瞧 / 休) and ``call``
    (瞧 / 休 to the end, never 甩 nor 返) — the one with the highest mean on the
    *selection* worlds.  So 瞧 now and 敲 next (slow-playing 天对) is priced as that line.
-5. **Selection, then evaluation.**  On ``3 * worlds // 2`` *selection* worlds every
+5. **Selection, then evaluation.**  On ``worlds`` *selection* worlds every
    alternative is priced with every continuation; each keeps its best continuation,
    and the *rival* is the best of the alternatives other than the learner's choice.
    Every alternative (with its continuation) is then priced on ``worlds`` *other*,
@@ -159,7 +159,7 @@ __all__ = [
     "wins_showdown",
 ]
 
-WORLDS = 100  # evaluation worlds (half as many again select); scripts/bench_review.py
+WORLDS = 100  # selection worlds, and as many other evaluation worlds; scripts/bench_review.py
 MAX_WORLDS = 4 * WORLDS  # the evaluation grows (doubling) up to this many worlds
 Z = 1.96  # a 95 % interval: the estimate ± Z standard errors
 RESELECT = 1  # times a better option found on the evaluation worlds is priced afresh
@@ -825,7 +825,7 @@ def price_decision(game: Game, chosen: Action | None = None, worlds: int = WORLD
     opening = game.rules.stakes.opening
     # selection: every option with every continuation
     select = _Sample(sampler, options, committed, random.Random(f"select:{seed}"))
-    select.grow(max(1, 3 * worlds // 2), [(j, CONTINUATIONS) for j in range(len(options))])
+    select.grow(max(1, worlds), [(j, CONTINUATIONS) for j in range(len(options))])
     if not any(select.weights):
         raise ReviewError("no world explains the bots' actions")
     then = [max(CONTINUATIONS, key=lambda c: select.mean((j, c))[0]) for j in

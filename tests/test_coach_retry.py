@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
 from engine.game import Act, Action
@@ -189,17 +190,20 @@ def test_a_retry_of_the_best_is_graded_with_the_pair_error_not_against_itself() 
     """The learner chose 瞧; 敲 120 (20.9 ± 3.2) beat it and was graded 好 with ± 0 against
     itself, while 拖 20 (23.6 ± 4.5) came out 难分: the best is now graded against the
     choice with the pair's own error, and turned round from the review's loss."""
-    from tutorial.views.coach import _picked
+    from tutorial.views.coach import _figures, _picked
 
-    options = [{"kind": "call", "ev": 5.0, "stderr": 3.0, "then": "strong", "label": "瞧"},
-               {"kind": "tuo", "amount": 20, "ev": 23.6, "stderr": 4.5, "then": "strong",
-                "label": "拖 20"},
-               {"kind": "qiao", "amount": 120, "ev": 20.9, "stderr": 3.2, "then": "strong",
-                "label": "敲 120"}]
-    d = {"options": options, "chosen": 0, "best": 2, "rival": 2, "loss": 15.9,
-         "loss_stderr": 2.0, "grade": "失误", "round": 2, "exact": False, "win": 0.5,
-         "win_stderr": 0.05, "call": None, "opening": 10}
-    best = _picked(d, 2, 10)
+    options = [{"kind": "call", "ev": 5.0, "stderr": 3.0, "then": "strong"},
+               {"kind": "tuo", "amount": 20, "ev": 23.6, "stderr": 4.5, "then": "strong"},
+               {"kind": "qiao", "amount": 120, "ev": 20.9, "stderr": 3.2, "then": "strong"}]
+    with translation.override("zh-hans"):
+        d = _figures({"options": options, "chosen": 0, "best": 2, "rival": 2, "loss": 15.9,
+                      "loss_stderr": 2.0, "grade": "失误", "round": 2, "exact": False,
+                      "win": 0.5, "win_stderr": 0.05, "call": None, "opening": 10})
+        best = _picked(d, 2, 10)
+    # 拖 20 shows more than 敲 120, marked best: the table says why
+    assert "比较用的“敲 120”是在另一批牌局上挑出来的" in best["higher"]
+    assert "“拖 20”的平均数更高" in best["higher"]
+    assert "“拖 20”的平均数更高" in best["higher"]
     assert (best["loss"], best["se"]) == (-15.9, 2.0) and best["grade"] == "好"
     other = _picked(d, 1, 10)
     assert other["loss"] == pytest.approx(20.9 - 23.6) and other["se"] > 0

@@ -99,7 +99,8 @@ def test_the_loss_is_unbiased_against_independent_worlds() -> None:
     """The best is chosen on other worlds than those that price it: the loss agrees with
     the same two options priced on a stream of their own (within three errors)."""
     checked = 0
-    for data, ds in reviewed():
+    for data in fixed_hands()[:2]:  # with the review's own worlds: 40 understate the
+        ds = review(data["config"], data["log"], 0)  # error of a rare large loss
         for k, (game, action, start) in enumerate(decisions(data["config"], data["log"], 0)):
             d = ds[k]
             if checked == 3:

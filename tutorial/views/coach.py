@@ -115,10 +115,25 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
                 "then_label": _(THEN_WORDS[o["then"]]) if o.get("then") else ""}
                for i, o in enumerate(d["options"])]
     best, chosen = options[d["best"]], options[d["chosen"]]
+    rival = options[d.get("rival", d["best"])]
     units = d["loss"] / max(1, d.get("opening", 1))
     return {**d, "options": options, "best_label": best["label"],
             "chosen_label": chosen["label"], "units": units, "gloss": gloss(d["grade"]),
-            "why": why(d, options[d.get("rival", d["best"])]["label"], chosen["label"])}
+            "why": why(d, rival["label"], chosen["label"]),
+            "higher": higher(options, best, rival)}
+
+
+def higher(options: list[dict[str, Any]], best: dict[str, Any], rival: dict[str, Any]
+           ) -> str:
+    """Below a table in which another option shows a higher mean than the one marked
+    best: why that is no contradiction (the rival was picked on other deals, and the
+    highest of several means on the same deals comes out too high); else empty."""
+    top = max(options, key=lambda o: o["ev"])
+    if float(chips(top["ev"])) <= float(chips(best["ev"])):  # as shown; never where every
+        return ""  # world was counted
+    return _("比较用的“%(rival)s”是在另一批牌局上挑出来的。在这张表的牌局上“%(top)s”的平均数"
+             "更高，但在同一批牌局上挑出来的最高数总会偏高，所以不拿它来比。") % {
+        "rival": rival["label"], "top": top["label"]}
 
 
 def percent(x: float) -> str:
@@ -430,7 +445,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
             "why": why({**d, "chosen": j, "rival": rival, "loss": loss, "loss_stderr": se,
                         "grade": verdict},
                        top["label"], mine["label"]),
-            "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])]}
+            "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])],
+            "higher": d["higher"]}
 
 
 def _answer(request: HttpRequest, context: dict[str, Any], status: int,
@@ -524,7 +540,8 @@ def retry_raise(request: HttpRequest, table_id: uuid.UUID, number: int, k: int
     context["picked"] = {"option": fresh["options"][fresh["chosen"]], "loss": fresh["loss"],
                          "se": fresh["loss_stderr"], "grade": fresh["grade"],
                          "gloss": fresh["gloss"], "why": fresh["why"],
-                         "options": fresh["options"], "repriced": True}
+                         "options": fresh["options"], "higher": fresh["higher"],
+                         "repriced": True}
     return _answer(request, context, 200, retarget=_polled(request))
 
 
