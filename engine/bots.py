@@ -45,7 +45,6 @@ import bisect
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
@@ -351,9 +350,10 @@ class Opponent(NamedTuple):
     qiao_share: float  # the share of their hands they 敲 with (:func:`qiao_share`)
 
 
-@dataclass(frozen=True)
-class View:
-    """Everything a seat knows when it must bet: the policy's only input."""
+class View(NamedTuple):
+    """Everything a seat knows when it must bet: the policy's only input (a named tuple:
+    one is built at every bet of a play-out, and compared when the policies' cache holds
+    its like)."""
 
     seat: int
     round: int

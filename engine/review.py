@@ -113,7 +113,7 @@ import random
 from bisect import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -318,7 +318,7 @@ class _Worlds:
         # the bots still in first: the first one's pair is drawn stratified (draw's u),
         # its pairs in the order of its hand's strength with the cards it shows now
         for b in sorted(evidence, key=lambda b: (hand.folded[b], hand.order.index(b))):
-            chances = [[_chance(replace(v, own=_sorted((ka, kb, *up))), level, rules, a)
+            chances = [[_chance(v._replace(own=_sorted((ka, kb, *up))), level, rules, a)
                         for ka, kb in pairs] for v, level, up, a in evidence[b]]
             # an action the model gives no pair a chance of (an expert bot's, read as the
             # strong bot's: modelled) tells nothing of the cards; and actions no pair

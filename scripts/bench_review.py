@@ -30,10 +30,9 @@ import django
 
 django.setup()
 
-from engine.bots import warm  # noqa: E402
-from engine.rules import Rules  # noqa: E402
 from tests.coach_hands import practice_exports  # noqa: E402
 from tutorial.coach import review_export  # noqa: E402
+from tutorial.jobs import ready  # noqa: E402
 
 TARGET_MS = 2000.0  # issue 20 §7
 LEVELS = {"simple": ["simple"] * 3, "strong": ["strong"] * 3,
@@ -56,7 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20, help="hands per table kind")
     args = parser.parse_args()
-    warm(Rules())
+    ready()  # as a worker does before its first task
     session(["strong"], 2, 99)  # fill the caches before timing
     every: list[float] = []
     for name, levels in LEVELS.items():

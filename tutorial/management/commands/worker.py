@@ -5,9 +5,9 @@ killed mid-job stays "running" in the queue, so every few seconds this worker gi
 to the queue each task running longer than ``settings.TASK_LEASE`` seconds
 (:func:`tutorial.jobs.requeue_stale`); and finished tasks' rows would pile up, so once an
 hour it prunes those older than ``settings.TASK_RESULT_DAYS`` days
-(:func:`tutorial.jobs.prune`).  Before its first task it builds the tables the bots
-read (:func:`engine.bots.warm`, about a second), which the first reviews would otherwise
-fill while a learner waits.  By default the worker lowers its own priority
+(:func:`tutorial.jobs.prune`).  Before its first task it gets ready
+(:func:`tutorial.jobs.ready`: the bots' tables built, the garbage collector told to leave
+them be).  By default the worker lowers its own priority
 (``--nice 10``) so that the web servers sharing its machine answer first.  Run as many as
 you like, on any machine that reaches the database.
 """
@@ -24,9 +24,7 @@ from django.conf import settings
 from django.db import connection
 from django_tasks_db.management.commands.db_worker import Command as DBWorker
 
-from engine.bots import warm
-from engine.rules import Rules
-from tutorial.jobs import prune, requeue_stale
+from tutorial.jobs import prune, ready, requeue_stale
 
 PRUNE_EVERY = 3600.0  # seconds between two prunings by one worker
 
@@ -69,5 +67,5 @@ class Command(DBWorker):
         if not options.get("batch"):
             every = max(1.0, settings.TASK_LEASE / 3)
             threading.Thread(target=_watch, args=(every,), daemon=True).start()
-        warm(Rules())
+        ready()
         super().handle(*args, **options)
