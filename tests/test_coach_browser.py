@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.coach_hands import coached
+from tests.tables import table_of
+from tutorial.models_coach import HandReview
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -193,3 +195,28 @@ def test_badges_and_marks_do_not_break_on_a_phone(live_server: Any, phone_page: 
     assert page.evaluate(BROKEN) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, f"coach-retry-marks-{lang}-phone")
+
+
+def test_an_option_above_the_best_is_explained_on_a_phone(
+        live_server: Any, phone_page: Any, table: tuple[str, str], screenshot: Any,
+        axe: Any) -> None:
+    """An alternative made to show a higher mean than the one marked 最好: the note under
+    its table, in English, readable at 360 px."""
+    tid, cookie = table
+    stored = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=2)
+    k, d = next((k, d) for k, d in enumerate(stored.data["decisions"])
+                if not d["exact"] and len(d["options"]) > 3)
+    other = next(i for i in range(len(d["options"]))
+                 if i not in (d["best"], d["chosen"], d["rival"]))
+    d["options"][other]["ev"] = d["options"][d["best"]]["ev"] + 5
+    stored.save()
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 780})
+    own(page, live_server, cookie, "en")
+    page.goto(f"{live_server.url}/coach/{tid}/2/")
+    note = page.locator(f"#decision-{k} .coach-options + .coach-note")
+    expect(note).to_contain_text("was picked on a separate set of deals")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(page)
+    note.scroll_into_view_if_needed()
+    screenshot(page, "coach-higher-note-en-phone", full_page=False)
