@@ -101,8 +101,8 @@ ahead (net chips of the hand > 0) if the hand went to the showdown at once, nobo
 betting or folding any more: every seat still in stakes the current level (what a 瞧
 puts in; a short 钵钵 all of it), the cards still to come are those of the world, each
 seat splits as its policy would (the learner by the ``strong`` bot's split, 三花 where
-that declares it) and the real settlement (:func:`engine.settle.settle`: order by 尾, caps,
-the best 尾 eats the 皮 and the 芒果 pot, equal hands share) decides.  A stand-off that
+that declares it) and the real settlement (:func:`engine.settle.net_ranked`: order by 尾,
+caps, the best 尾 eats the 皮 and the 芒果 pot, equal hands share) decides.  A stand-off that
 gives back every stake is not a win.  Its standard error is the same self-normalised one.
 """
 
