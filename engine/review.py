@@ -601,34 +601,39 @@ def _play(g: Game, seat: int, dice: int, count: dict[int, int]) -> bool:
     return False
 
 
-def _endings(g: Game, seat: int, thens: Sequence[str], p: float,
+def _endings(g: Game, seat: int, thens: Sequence[str], ps: Sequence[float],
              out: Sequence[list[tuple[float, int]]]) -> None:
     """Every way the hand ``g`` may end, with ``seat``'s later bets by each continuation
-    of ``thens``: appends (probability times ``p``, ``seat``'s net) to ``out``'s list of
-    that continuation — :func:`_play` without dice, every action its policy may take
-    followed.  The continuations share the line up to ``seat``'s next bet."""
+    of ``thens``: appends (probability times that continuation's ``ps``, ``seat``'s net)
+    to ``out``'s list of that continuation — :func:`_play` without dice, every action
+    its policy may take followed.  Continuations that take the same action share its
+    line (each with its own probability of taking it)."""
     state = g.state
     while state.phase is Phase.BETTING:
         hand = state.hand
         assert hand is not None
-        if len(thens) > 1 and hand.to_act == seat:
-            for then, ends in zip(thens, out, strict=True):
-                _endings(g.copy(), seat, (then,), p, (ends,))
-            return
         actor = hand.to_act
         assert actor is not None
-        options = (_continuation(g, seat, thens[0]) if actor == seat
-                   else _betting(g, actor, modelled(g, actor)))
-        taken = [(a, q) for a, q in options if q > 0]
-        if len(taken) > 1:
-            for a, q in taken:
+        lines: dict[Action, list[tuple[int, float]]] = {}  # action: (continuation, p)
+        if actor == seat:
+            for i, then in enumerate(thens):
+                for a, q in _continuation(g, seat, then):
+                    if q > 0:
+                        lines.setdefault(a, []).append((i, q))
+        else:
+            lines = {a: [(i, q) for i in range(len(thens))]
+                     for a, q in _betting(g, actor, modelled(g, actor)) if q > 0}
+        if len(lines) > 1:
+            for a, members in lines.items():
                 branch = g.copy()
                 branch._apply(a)
-                _endings(branch, seat, thens, p * q, out)
+                _endings(branch, seat, [thens[i] for i, _ in members],
+                         [ps[i] * q for i, q in members], [out[i] for i, _ in members])
             return
-        g._apply(taken[0][0])
+        (only,) = lines  # every continuation takes it, with probability 1
+        g._apply(only)
     net = _net(g, seat)
-    for ends in out:
+    for p, ends in zip(ps, out, strict=True):
         ends.append((p, net))
 
 
@@ -889,7 +894,7 @@ def _exactly(game: Game, seat: int, options: Sequence[Action], pick: int,
                 continue
             trial = g.copy()
             trial.apply(option)
-            _endings(trial, seat, CONTINUATIONS, weight, lines)
+            _endings(trial, seat, CONTINUATIONS, [weight] * len(lines), lines)
     total = sum(weight for _, weight in worlds)
     mean = {key: sum(q * x for q, x in e) / total for key, e in ends.items()}
     then = [max(CONTINUATIONS, key=lambda c: mean[j, c]) for j in range(len(options))]

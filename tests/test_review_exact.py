@@ -86,7 +86,7 @@ def test_every_ending_is_counted_once() -> None:
             trial = g.copy()
             trial.apply(option)
             out: list[list[tuple[float, int]]] = [[] for _ in CONTINUATIONS]
-            _endings(trial, seat, CONTINUATIONS, 1.0, out)
+            _endings(trial, seat, CONTINUATIONS, [1.0] * len(out), out)
             for ends in out:
                 assert ends and math.isclose(sum(p for p, _ in ends), 1.0)
 
