@@ -112,6 +112,21 @@ def test_equal_hands_share(client: Client) -> None:
     page = submit(client, form(*seats))
     assert page.context["result"].settlement.nets == {"x": 75, "y": 75, "z": -150}
     assert "头尾完全一样大，一起吃" in re.sub(r"<[^>]+>", "", page.content.decode())
+    assert "能拿的 150 平分，每人 75。" in re.sub(r"<[^>]+>", "", page.content.decode())
+
+
+def test_equal_hands_share_as_evenly_as_their_stakes_allow(client: Client) -> None:
+    """Equal hands with unequal stakes: 40 and 10 of 50 is not an even split, and the
+    sentence does not call it one (it said 平分 beside them)."""
+    url = ("/calc/?p=甲:40:RQ,R8,B7,B5:0&p=乙:10:RQ,B8,B7,B5:0&p=丙:100:R6,B9,R10,BJ:0"
+           "&p=丁:30:fold")
+    text = re.sub(r"<[^>]+>", "", client.get(url).content.decode())
+    assert "一起吃丙：能拿的 50 尽量平分：甲 40，乙 10（每人最多拿自己下的数" in text
+    assert "能拿的 50 平分" not in text
+    client.cookies["django_language"] = "en"
+    text = re.sub(r"<[^>]+>", "", client.get(url).content.decode())
+    assert ("the 50 they may take is split as evenly as their stakes allow: 甲 40, 乙 10"
+            in text)
 
 
 def test_long_form_redirects_to_the_compact_url(client: Client) -> None:

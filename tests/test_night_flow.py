@@ -84,6 +84,11 @@ def test_create_checks_its_fields(client: Client) -> None:
     alone = client.post("/night/", {"player1": "甲", "stakes": "1、3", "bobo": "100",
                                     "end": "18:00"})
     assert alone.status_code == 400 and "至少要两个人" in alone.content.decode()
+    # a rule set the form does not offer (a tampered form): said beside the choice
+    odd = client.post("/night/", {"player1": "甲", "player2": "乙", "stakes": "1、3",
+                                  "bobo": "2000", "end": "18:00", "rules": "zz"})
+    assert odd.status_code == 400 and "选一种芒果算法" in odd.content.decode()
+    assert Night.objects.count() == 0
 
 
 def test_end_time_is_today_or_tomorrow(client: Client) -> None:

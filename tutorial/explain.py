@@ -173,7 +173,7 @@ def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
     best = settlement.pi_takers
     if len(best) > 1:
         return _fmt(_("{who} 的头尾一样大，尾又最大，先一起吃皮（甩牌的人一共留下 {total}），"
-                      "平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
+                      "尽量平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
                     who=listing_html([_name(n) for n in best]), total=total)
     return _fmt(_("{who} 的尾最大，先吃皮（甩牌的人一共留下 {total}）；每家的皮最多拿自己下的数，"
                   "多出来的按尾的大小往下传。"),
@@ -194,17 +194,18 @@ def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeStrin
     total = sum(t.amount for t in group)
     each = {t.amount for t in group}
     if first.reason == "pi":
-        head = _("{names} 头尾完全一样大，一起分 {source} 的皮：能拿的 {total} 平分")
+        head = _("{names} 头尾完全一样大，一起分 {source} 的皮：能拿的 {total}")
     else:
-        head = _("{names} 头尾完全一样大，一起吃 {source}：能拿的 {total} 平分")
+        head = _("{names} 头尾完全一样大，一起吃 {source}：能拿的 {total}")
     start = _fmt(head, names=names, source=_name(first.source), total=total)
     if len(each) == 1:
-        rest = _fmt(_("，每人 {amount}。"), amount=first.amount)
+        rest = _fmt(_(" 平分，每人 {amount}。"), amount=first.amount)
     else:
         comma = ", " if english() else "，"
         parts = format_html(comma.join(["{} {}"] * len(group)),
                             *(x for t in group for x in (_name(t.to), t.amount)))
-        rest = _fmt(_("：{parts}（每人最多拿自己下的数，零头给座位在前的人）。"), parts=parts)
+        rest = _fmt(_(" 尽量平分：{parts}（每人最多拿自己下的数，零头给座位在前的人）。"),
+                    parts=parts)
     return format_html("{}{}", start, rest)
 
 

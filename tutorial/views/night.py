@@ -629,7 +629,8 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="chexuan-night-{day}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read UTF-8
     writer = _SafeWriter(response)
-    writer.writerow([_("序号"), _("时间（%(zone)s）") % {"zone": night.time_zone}, _("记录"),
+    writer.writerow([_("序号"), _("时间（%(zone)s）") % {"zone": night.time_zone},
+                     pgettext("csv", "记录"),
                      pgettext("companion", "发牌"), pgettext("companion", "芒果"), _("皮归"),
                      *(f"{n} {pgettext('companion', '输赢')}" for n in names),
                      *(f"{n} {_('钵钵')}" for n in names)])
