@@ -116,6 +116,12 @@ def test_signup_refuses_a_taken_username_and_a_weak_password() -> None:
     bad = Client().post("/accounts/signup/", {"username": "bob", "password1": "123",
                                               "password2": "123"})
     assert bad.status_code == 400 and not User.objects.filter(username="bob").exists()
+    # Django's own messages in Chinese (its catalog has the short-password message under
+    # an older wording, so it stood in English; its null-character message had a typo)
+    assert "这个密码太短了，至少要有 8 个字符。" in bad.text and "too short" not in bad.text
+    null = Client().post("/accounts/signup/", {"username": "b\x00b", "password1": PASSWORD,
+                                               "password2": PASSWORD})
+    assert null.status_code == 400 and "不能含有空字符" in null.text
 
 
 def test_the_chinese_username_rule_names_every_character_the_validator_allows() -> None:
