@@ -678,5 +678,7 @@ def warm(rules: Rules) -> None:
         _strengths(cards, rules)
         for twentieths in range(1, 21):  # every share qiao_share gives
             _top_range(twentieths / 20, cards, rules)
-    for four in {_sorted(c.kind for c in cards) for cards in combinations(DECK, 4)}:
+    from .advisor import all_hands  # as _advised imports it
+
+    for four in all_hands():  # canonical: sorted as _advised's callers pass them
         _advised(four, rules)
