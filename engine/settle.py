@@ -80,7 +80,7 @@ def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
         nets=nets,
         transfers=tuple(transfers),
         order=tuple(s.name for s in players),
-        pi_to=players[0].name if players else None,
+        pi_to=_pi_to(players),
         pi_takers=tuple(s.name for s in tiers[0]) if tiers else (),
         outcomes={(a.name, b.name): compare_keys(keys[a.name], keys[b.name])
                   for a in players for b in players if a is not b},
@@ -94,7 +94,12 @@ def net_ranked(seats: Sequence[Seat], keys: Mapping[str, Key], name: str, pot: i
     pricing many showdowns), plus ``pot`` (the table's pot) if ``name`` takes the 皮."""
     players, tiers = _tiers(seats, keys)
     net = _run(seats, keys, players, tiers, None)[0][name]
-    return net + pot if players and players[0].name == name else net
+    return net + pot if _pi_to(players) == name else net
+
+
+def _pi_to(players: Sequence[Seat]) -> str | None:
+    """Who eats the 皮 (and the 芒果 pot): the best 尾, the first of ``players``."""
+    return players[0].name if players else None
 
 
 def _tiers(seats: Sequence[Seat], keys: Mapping[str, Key]

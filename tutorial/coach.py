@@ -26,7 +26,6 @@ from typing import Any
 from django.db import transaction
 
 from engine.game import (
-    BETTING,
     Act,
     Action,
     ActionError,
@@ -37,7 +36,16 @@ from engine.game import (
     replay,
 )
 from engine.groups import Group
-from engine.review import WORLDS, ReviewError, Z, decision_json, grade, retry, review
+from engine.review import (
+    WORLDS,
+    ReviewError,
+    Z,
+    decision_json,
+    decisions,
+    grade,
+    retry,
+    review,
+)
 from engine.showdown import Opponent, Situation, price
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_table import PracticeHand, PracticeTable
@@ -140,18 +148,14 @@ def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str
 
 def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> dict[str, Any]:
     """The review of the last hand of an export (:func:`export`), hand ``number``."""
-    log = data["log"]
-    deal = max(i for i, a in enumerate(log) if a["kind"] == Act.DEAL.value)
+    config, log = data["config"], data["log"]
     try:
-        game = replay(data["config"], log[:deal + 1])
-        spots = []
-        for step, raw in enumerate(log[deal + 1:], 1):
-            action = Action.from_dict(raw)
-            if action.seat == HUMAN and action.kind in BETTING and game.to_act == HUMAN:
-                spots.append({**_spot(game), "step": step})
-            game.apply(action)
+        # what the learner saw at each decision, and its step: the actions since the deal
+        spots = [{**_spot(game), "step": len(start[1]) + 1}
+                 for game, _, start in decisions(config, log, HUMAN)]
         # a hand the learner made no betting decision in has none to price
-        decisions = review(data["config"], log, HUMAN, worlds) if spots else []
+        priced = review(config, log, HUMAN, worlds) if spots else []
+        game = replay(config, log)
     except ReviewError as e:  # the job fails with its message, not a zip of unequal lists
         raise CoachError(f"this hand cannot be reviewed: {e}") from e
     except ActionError as e:  # a stored hand that its log does not replay to
@@ -159,7 +163,7 @@ def review_export(data: dict[str, Any], number: int, worlds: int = WORLDS) -> di
     opening = game.rules.stakes.opening
     h = game.history[-1]
     assert h.result is not None
-    out = [{**decision_json(d), **spot} for d, spot in zip(decisions, spots, strict=True)]
+    out = [{**decision_json(d), **spot} for d, spot in zip(priced, spots, strict=True)]
     mango = h.mango_paid[HUMAN]
     return {"version": VERSION, "number": number, "net": h.result.nets[HUMAN] - mango,
             "mango": mango, "opening": opening, "decisions": out,
