@@ -130,3 +130,10 @@ def test_walkthrough_english_counts_and_verdicts(client: Client) -> None:
 def test_the_texts_verdict_is_glossed_in_english(client: Client, url: str, said: str) -> None:
     """The "text" column showed the seed's 甲吃 bare on English pages."""
     assert said in text(client, url, "en")
+
+
+def test_source_labels_in_english_name_the_xuanjing_once(client: Client) -> None:
+    """The labels read "旋经 (xuánjīng, Xuanjing)" then "旋经 (Xuanjing)" on one page."""
+    page = text(client, "/pairs/RQ-B9/", "en")
+    assert "旋经 (Xuanjing)" not in page and "旋经, older copy" not in page
+    assert "Xuanjing, older copy" in page
