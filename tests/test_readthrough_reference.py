@@ -137,3 +137,11 @@ def test_source_labels_in_english_name_the_xuanjing_once(client: Client) -> None
     page = text(client, "/pairs/RQ-B9/", "en")
     assert "旋经 (Xuanjing)" not in page and "旋经, older copy" not in page
     assert "Xuanjing, older copy" in page
+
+
+def test_walkthrough_sections_name_the_xuanjing_in_english(client: Client) -> None:
+    page = text(client, "/walkthroughs/", "en")
+    for heading in ("Two-player showdowns (Xuanjing)", "Showdowns with three players (Xuanjing)",
+                    "Counting points (Xuanjing)", "The squeeze (Xuanjing)"):
+        assert heading in page
+    assert "(旋经)" not in page and "the 旋经" not in page
