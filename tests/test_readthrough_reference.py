@@ -145,3 +145,11 @@ def test_walkthrough_sections_name_the_xuanjing_in_english(client: Client) -> No
                     "Counting points (Xuanjing)", "The squeeze (Xuanjing)"):
         assert heading in page
     assert "(旋经)" not in page and "the 旋经" not in page
+
+
+def test_table_tool_calls_the_opponents_strategy_near_equilibrium(client: Client) -> None:
+    """/splits/ computes a near-equilibrium strategy (exploitability 0.000989); the table tool
+    called it the equilibrium."""
+    url = "/splits/table/?cards=RQ+R6+R7+B9&stake=10&v1=R2+B8&s1=10"
+    assert "对手按分牌页讲的接近均衡的策略分牌" in text(client, url)
+    assert "by the near-equilibrium strategy of the splits page" in text(client, url, "en")
