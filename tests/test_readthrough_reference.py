@@ -113,6 +113,9 @@ def test_walkthrough_english_counts_and_verdicts(client: Client) -> None:
     assert "甲, 乙, 丙 and 丁 sit down at one table." in page
     page = text(client, "/walkthroughs/xj-mp-2/2/", "en")
     assert "Count the 板凳" in page and "3 of 板凳" not in page
+    assert "A deck holds only 2 板凳" in page and "2 of 板凳" not in page
+    page = text(client, "/walkthroughs/xj-mp-3-bobo/6/", "en")
+    assert "Add a folded player: a 皮 of 60" in page
     page = text(client, "/walkthroughs/xj-mp-2/8/", "en")
     assert "For 乙 the text says 走" in page and "The text says 乙:" not in page
     page = text(client, "/walkthroughs/app-split-1/4/", "en")
