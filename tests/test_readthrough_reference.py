@@ -156,3 +156,10 @@ def test_table_tool_calls_the_opponents_strategy_near_equilibrium(client: Client
     url = "/splits/table/?cards=RQ+R6+R7+B9&stake=10&v1=R2+B8&s1=10"
     assert "对手按分牌页讲的接近均衡的策略分牌" in text(client, url)
     assert "by the near-equilibrium strategy of the splits page" in text(client, url, "en")
+
+
+def test_walkthroughs_keep_pair_for_the_game_term(client: Client) -> None:
+    """"pair" is 对子 (glossary); the steps also said "each pair of players"."""
+    page = text(client, "/walkthroughs/xj-mp-1/5/", "en")
+    assert "every two players once" in page and "pair of players" not in page
+    assert "Results, player against player" in text(client, "/walkthroughs/xj-mp-1/7/", "en")
