@@ -163,3 +163,9 @@ def test_walkthroughs_keep_pair_for_the_game_term(client: Client) -> None:
     page = text(client, "/walkthroughs/xj-mp-1/5/", "en")
     assert "every two players once" in page and "pair of players" not in page
     assert "Results, player against player" in text(client, "/walkthroughs/xj-mp-1/7/", "en")
+
+
+def test_cards_page_english_names_the_smallest_class_in_one_language(client: Client) -> None:
+    page = text(client, "/cards/", "en")
+    assert "six equal kinds (the bottom four and the odd cards)" in page
+    assert "(下四滥 and odd cards)" not in page
