@@ -169,3 +169,9 @@ def test_cards_page_english_names_the_smallest_class_in_one_language(client: Cli
     page = text(client, "/cards/", "en")
     assert "six equal kinds (the bottom four and the odd cards)" in page
     assert "(下四滥 and odd cards)" not in page
+
+
+def test_catalogue_lead_in_english(client: Client) -> None:
+    """两张牌一组: two cards make a group (the groups, not the cards, are compared)."""
+    page = text(client, "/pairs/", "en")
+    assert "Two cards make a group, and the 32 cards can make 151 different groups." in page
