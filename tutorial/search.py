@@ -10,6 +10,8 @@ Searching ``q`` (see :func:`search`):
   physical cards: ``♥Q ♠9``, ``♥️Q`` (emoji), ``♡Q``, ``红桃Q``, ``JOKER``; or card names:
   ``天牌 黑9``, ``大鬼``, one English name (``joker``, ``the lone three``) (one kind:
   every group holding it); a card the deck lacks (``♠Q``, ``R9``) is named as such;
+* one rank as printed, not a digit (``Q``, ``J``, ``10``): every group holding a card of
+  that rank (a digit alone is points, below); ``K`` and ``A`` are named as not in the deck;
 * points: ``9点``, ``九点``, ``9``, ``nine points``, ``0点`` / ``皱``;
 * Chinese names and aliases, simplified or traditional (``天關九``, ``鴨兒``), digits or
   numerals (``黑9一对`` = ``黑九一对``, ``红10`` = ``红十``), category words (``对子``,
@@ -210,6 +212,9 @@ for _kind in KINDS:
     if _kind is not Kind.JK:
         _RANKS[_kind.rank_label.lower()] = (*_RANKS.get(_kind.rank_label.lower(), ()), _kind)
 _RANK_PAIR_RE = re.compile(r"^(10|[2-9]|[jq])\s*[,，、+/-]?\s*(10|[2-9]|[jq])$")
+# One rank alone: a letter or 10 (a digit alone means points); K and A are no card here.
+_LONE_RANK_RE = re.compile(r"^(10|[jq])$")
+_ABSENT_RANK_RE = re.compile(r"^[ka]$")
 _CODES = sorted((k.code.lower() for k in KINDS), key=len, reverse=True)
 _CODES_RE = re.compile(rf"(?:{'|'.join(_CODES)})")
 _CODES_ONLY_RE = re.compile(rf"^(?:(?:{'|'.join(_CODES)})[\s,，、+/-]*){{1,2}}$")
@@ -291,6 +296,16 @@ def rank_pair_codes(query: str) -> frozenset[str] | None:
             except ValueError:  # 丁丁 has no pair
                 continue
     return frozenset(codes)
+
+
+def lone_rank_codes(query: str) -> frozenset[str] | None:
+    """``Q`` → the codes of every group holding a Q (None if the query is no lone rank)."""
+    match = _LONE_RANK_RE.match(simplify(query))
+    if not match:
+        return None
+    kinds = _RANKS[match.group(1)]
+    return frozenset(e.code for e in CATALOGUES["xuanjing"].entries
+                     if any(k in kinds for k in e.kinds))
 
 
 @cache
@@ -408,6 +423,13 @@ def search(
     if ranks is not None:
         return SearchResult(_filtered((e for e in every if e.code in ranks), cats, points),
                             "cards")
+
+    lone = lone_rank_codes(query)
+    if lone is not None:
+        return SearchResult(_filtered((e for e in every if e.code in lone), cats, points),
+                            "cards")
+    if _ABSENT_RANK_RE.match(simplify(query)):
+        return SearchResult((), "cards", not_cards=(query.strip().upper(),))
 
     missing = not_cards(query)
     if missing:

@@ -298,13 +298,16 @@ def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
     elif result.not_cards:
         notice = ngettext("%(cards)s 不在扯旋的 32 张牌里。", "%(cards)s 不在扯旋的 32 张牌里。",
                           len(result.not_cards)) % {"cards": listing(list(result.not_cards))}
+    # a query that finds groups, all of them outside the category or points chosen
+    filtered = not result.entries and bool(query.cat or query.points is not None) and bool(
+        query.q and search(catalogue, query.q).entries)
     context = {
         "query": query,
         "result": result,
         "tiers": tiers,
         "count_text": _describe(result, query, len(catalogue.entries)),
         "notice": notice,
-        "suggestions": [
+        "suggestions": [] if filtered else [
             {"name": s, "url": query.url(q=s, cat="", points=None)} for s in result.suggestions
         ],
         "four": result.four,
@@ -312,6 +315,8 @@ def _results_html(language: str, query: PairQuery) -> tuple[str, str, str]:
         "english": language.startswith("en"),
         "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
         "reset_url": query.url(q="", cat="", points=None),
+        "filtered": filtered,
+        "unfiltered_url": query.url(cat="", points=None),
     }
     results = _squeeze(render_to_string("reference/pairs.html#results", context))
     count = render_to_string("reference/pairs.html#count", context)
