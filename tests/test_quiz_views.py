@@ -404,3 +404,35 @@ def test_the_split_loss_is_the_difference_of_the_figures_in_the_table(
         assert loss and len(shown) == len(question.options)
         chosen = question.options.index(option)
         assert float(loss.group(1)) == pytest.approx(max(shown) - shown[chosen], abs=1e-9)
+
+
+def test_showdown_order_line_in_english_is_not_a_gloss_in_brackets(client: Client) -> None:
+    """The 尾大吃皮 order read 「甲 [Tail (尾) 天官九] › …」 in English."""
+    client.cookies["django_language"] = "en"
+    token, question = issue(client, "showdown", seed=3, level=3)
+    html = post(client, "showdown", token, q.solve(question, RULES)).content.decode()
+    order = html[html.find("then 头 on a tie"):].split("</p>")[0]
+    assert "[tail " in order and "Tail (" not in order
+
+
+def test_squeeze_review_chip_names_the_way_once(client: Client) -> None:
+    """The chip read 「串牌 串头子·地牌」 / 「Squeeze squeezing the corner: 地牌」."""
+    token, question = issue(client, "squeeze", seed=2, level=1)
+    html = post(client, "squeeze", token, q.solve(question, RULES)).content.decode()
+    chips = html[html.find("quiz-after__cards"):].split("</p>")[0]
+    assert "串头子·" in chips or "串花子·" in chips or "串路子·" in chips or "串边子·" in chips
+    assert "串牌 串" not in chips
+    client.cookies["django_language"] = "en"
+    token, question = issue(client, "squeeze", seed=4, level=1)  # a new question: it counts
+    html = post(client, "squeeze", token, q.solve(question, RULES)).content.decode()
+    chips = html[html.find("quiz-after__cards"):].split("</p>")[0]
+    assert "squeezing the" in chips and "Squeeze squeezing" not in chips
+
+
+def test_progress_marks_recent_answers_right_and_wrong_alike(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    for seed, answer in ((1, q.solve), (2, None)):
+        token, question = issue(client, "bigger", seed=seed)
+        post(client, "bigger", token, answer(question, RULES) if answer else wrong_answer(question))
+    html = client.get("/quiz/progress/").content.decode()
+    assert ">Wrong</span>" in html and ">Right</span>" in html and ">wrong</span>" not in html
