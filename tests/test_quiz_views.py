@@ -436,3 +436,17 @@ def test_progress_marks_recent_answers_right_and_wrong_alike(client: Client) -> 
         post(client, "bigger", token, answer(question, RULES) if answer else wrong_answer(question))
     html = client.get("/quiz/progress/").content.decode()
     assert ">Wrong</span>" in html and ">Right</span>" in html and ">wrong</span>" not in html
+
+
+def test_progress_review_table_heads_cards_not_groups(client: Client) -> None:
+    """A squeeze card (one card) sits in the review table beside groups: the column is
+    牌 / Cards, not 组牌 / Groups, and the squeeze row's English is not marked Chinese."""
+    token, question = issue(client, "squeeze", seed=2, level=1)
+    post(client, "squeeze", token, q.solve(question, RULES))
+    html = client.get("/quiz/progress/").content.decode()
+    table = html[html.find("<thead><tr><th"):]
+    assert '<th scope="col">牌</th>' in table and '<th scope="col">组牌</th>' not in table
+    client.cookies["django_language"] = "en"
+    html = client.get("/quiz/progress/").content.decode()
+    assert '<th scope="col">Cards</th>' in html
+    assert re.search(r'href="/squeeze/">squeezing the', html)
