@@ -740,3 +740,16 @@ def test_an_unreadable_compact_row_keeps_its_format_message(client: Client) -> N
     assert response.status_code == 400
     text = text_of(response.content.decode())
     assert "这一项看不懂" in text and "不能有冒号" not in text
+
+
+def test_squeeze_lesson_does_not_show_all_four_cards_before_the_last_round(
+    client: Client,
+) -> None:
+    """The first two cards stay hidden until the showdown; what is turned up before the
+    last round is each player's fourth card (000: 最后一张牌全翻开放在第一张明牌上面以后).
+    The lesson said 四张牌都亮过以后."""
+    text = text_of(page(client, "/course/squeeze/"))
+    assert "四张牌都亮过" not in text and "各家的第四张牌都翻开以后" in text
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/squeeze/"))
+    assert "fourth card is face up, the player with the highest new card" in text
