@@ -413,6 +413,9 @@ def test_showdown_order_line_in_english_is_not_a_gloss_in_brackets(client: Clien
     html = post(client, "showdown", token, q.solve(question, RULES)).content.decode()
     order = html[html.find("then 头 on a tie"):].split("</p>")[0]
     assert "[tail " in order and "Tail (" not in order
+    # 「头 against 头 (head):」 glossed the second 头 after the page had glossed it already
+    assert "头 against 头: " in html and "against 头 (head)" not in html
+    assert "尾 against 尾: " in html and "against 尾 (tail)" not in html
 
 
 def test_squeeze_review_chip_names_the_way_once(client: Client) -> None:
