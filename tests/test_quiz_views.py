@@ -218,6 +218,9 @@ def test_the_first_answer_starts_a_session_the_next_keeps_it_a_year(client: Clie
     assert "sessionid" not in client.cookies  # reading creates no session
     response = post(client, "bigger", token, q.solve(question, RULES))
     assert int(response.cookies["sessionid"]["max-age"]) == 14 * 24 * 3600  # Django's
+    # and the progress page says so (it said 「一年内再来都还在」: a visit keeps nothing)
+    assert "从最后一次答题算起保留一年；只答过一题的，保留两周" in \
+        client.get("/quiz/progress/").content.decode()
     token, question = issue(client, "bigger", seed=2)
     response = post(client, "bigger", token, q.solve(question, RULES))
     assert int(response.cookies["sessionid"]["max-age"]) >= 364 * 24 * 3600
