@@ -456,3 +456,11 @@ def test_progress_review_table_heads_cards_not_groups(client: Client) -> None:
     html = client.get("/quiz/progress/").content.decode()
     assert '<th scope="col">Cards</th>' in html
     assert re.search(r'href="/squeeze/">squeezing the', html)
+
+
+def test_index_says_which_drills_make_review_cards(client: Client) -> None:
+    """The split and showdown drills make no review cards: the index said every group met
+    comes back for review."""
+    html = re.sub(r"<[^>]+>", "", client.get("/quiz/").content.decode())
+    assert "比大小、认名字的几种练习里遇到的每组牌（串牌练习里是每张牌）" in html
+    assert "；遇到的每组牌都会" not in html
