@@ -330,6 +330,8 @@ def test_betting_judgements_are_the_engines(client: Client) -> None:
         assert ex.answer == (0 if call > -ex.bet.stake else 1)
         html = client.get(f"/course/betting/{ex.n}/").content.decode()
         assert f"你已经下到 {ex.bet.stake}，对手返到 {ex.bet.level}" in html
+        # a raise to answer is in round 3, not after it (「第三轮过后」 is the showdown)
+        assert "第三轮下注，四张牌都到手了" in html and "第三轮过后" not in html
         assert html.count('data-card="') >= 4
         r = answer(client, betting, ex.n, right(ex))
         feedback = r.content.decode()
