@@ -464,3 +464,21 @@ def test_index_says_which_drills_make_review_cards(client: Client) -> None:
     html = re.sub(r"<[^>]+>", "", client.get("/quiz/").content.decode())
     assert "比大小、认名字的几种练习里遇到的每组牌（串牌练习里是每张牌）" in html
     assert "；遇到的每组牌都会" not in html
+
+
+def test_chips_are_words_apart_in_the_text(client: Client) -> None:
+    """Accepted names and review chips were glued in the page's text (「和官九和五九」,
+    「大小 天官九大小 地官九」): a screen reader or a copy read them as one word."""
+    for seed in range(40):
+        token, question = issue(client, "name", seed=seed)
+        assert isinstance(question, q.NameQuestion)
+        if len(q.accepted_names(question.target.group)) > 1:
+            break
+    html = post(client, "name", token, q.solve(question, RULES)).content.decode()
+    text = re.sub(r"<[^>]+>", "", html)
+    first, second = q.accepted_names(question.target.group)[:2]
+    assert f"{first} {second}" in text
+    token, question = issue(client, "bigger", seed=3)
+    html = post(client, "bigger", token, q.solve(question, RULES)).content.decode()
+    chips = re.sub(r"<[^>]+>", "", html[html.find("quiz-after__cards"):].split("</p>")[0])
+    assert re.search(r"大小 \S+ 大小 \S+", chips), chips
