@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from itertools import pairwise
 
@@ -659,7 +660,7 @@ class SplitOption:
     p_win: float
     p_push: float
     p_lose: float
-    best: bool  # has the highest EV (several when identical)
+    best: bool  # has the highest EV as shown (several when they show the same figure)
     naive: bool  # the "strongest 头, then strongest 尾" split
 
 
@@ -679,11 +680,18 @@ class SplitVerdict(Verdict):
     loss: float  # EV given up by the chosen split (0 when right)
 
 
+def shown_ev(ev: float) -> Decimal:
+    """An EV as the split table shows it: three decimals, halves up (Django's floatformat:3).
+    Splits that show the same figure are equally best: a learner who picks either is right,
+    and the one marked wrong never "wins 0.000 less"."""
+    return Decimal(str(ev)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+
+
 def _split_options(kinds: tuple[Kind, ...], rules: Rules) -> tuple[SplitOption, ...]:
     from .advisor import advise  # imported here: it reads the strategy table on first use
 
     advice = advise(kinds, rules)
-    top = max(s.ev for s in advice.splits)
+    top = shown_ev(max(s.ev for s in advice.splits))
     naive = naive_split(kinds, rules)
     seen: set[tuple[Group, Group]] = set()
     out = []
@@ -694,7 +702,7 @@ def _split_options(kinds: tuple[Kind, ...], rules: Rules) -> tuple[SplitOption, 
         seen.add(key)
         out.append(SplitOption(
             i, facts(s.split.head, rules), facts(s.split.tail, rules), s.ev, s.p_win,
-            s.p_push, s.p_lose, abs(s.ev - top) < 1e-12, s.split == naive,
+            s.p_push, s.p_lose, shown_ev(s.ev) == top, s.split == naive,
         ))
     return tuple(out)
 
@@ -754,7 +762,7 @@ def check_split(q: Question, answer: Answer, rules: Rules) -> SplitVerdict:
         reason = "stronger_head"
     # the loss as the difference of the two EVs as shown (three decimals): the figures a
     # learner subtracts agree with the sentence
-    loss = round(best.ev, 3) - round(chosen.ev, 3)
+    loss = float(shown_ev(best.ev) - shown_ev(chosen.ev))
     return SplitVerdict(chosen.best, (), chosen, best, naive, reason, loss)
 
 

@@ -12,11 +12,12 @@ from django.test import Client
 
 from engine import get_rules
 from engine.advisor import SEEN_HANDS, all_hands, load_table, multiplicity, rule_quality
-from engine.cards import Kind, physical
+from engine.cards import KINDS, Kind, physical
 from engine.groups import ALL_GROUPS, Group
 from engine.hands import naive_split, parse_hand, splits, thumb_split
 from engine.quiz import facts, gen_koujue
 from tests.test_walkthroughs_engine import facts_of
+from tutorial import course
 from tutorial.search import catalogue_for
 
 pytestmark = pytest.mark.django_db
@@ -568,9 +569,62 @@ def test_four_page_does_not_take_the_xuanjings_brackets_for_names(client: Client
 
 
 def test_mango_lesson_says_where_the_carried_pot_rule_comes_from(client: Client) -> None:
-    """The 旋经 is silent; 002 says 芒果分继续累积到下一局, which we follow."""
-    assert "这一条《旋经》没说，app 规则页是这样定的，本站照它" in text_of(
-        page(client, "/course/mango/"))
+    """The 旋经 is silent on a hand without a winner; 002 says 芒果分继续累积到下一局, which we
+    follow.  The 旋经 does give the pot to the 皮's taker (芒果由下一盘吃皮的玩家吃掉), so the
+    page no longer says it is silent on the whole sentence (「这一条《旋经》没说」)."""
+    text = text_of(page(client, "/course/mango/"))
+    assert "池子归那一手吃皮的人。那一手没人吃皮怎么办，《旋经》没说；" \
+        "app 规则页说留到下一手，本站照它。" in text
+    assert "这一条" not in text
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/mango/"))
+    assert "The Xuanjing does not say what happens when nobody takes it" in text
+    assert "the Xuanjing does not say so" not in text
+
+
+def test_split_lesson_says_the_xuanjing_names_the_groups_the_other_way(client: Client) -> None:
+    """000: 大一些的那组叫尾，小一些的那组叫头 — the reverse of 002, 003 and the site."""
+    text = text_of(page(client, "/course/split/"))
+    assert "《旋经》正好反过来，把大的那组叫尾" in text
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/split/"))
+    assert "the Xuanjing does the opposite and calls the stronger group 尾" in text
+
+
+def test_cards_lesson_names_every_kind_it_ranks(client: Client) -> None:
+    """The lesson ranked 斧头, 苕十, 猫猫, 膏药, 丁丁 and 大鬼 without saying which cards they
+    are; its first paragraph now names all 17 kinds with their cards."""
+    lesson = course.lesson("cards")
+    assert lesson is not None
+    first = lesson.body[0]
+    for kind in KINDS:
+        assert kind.name_zh in first, kind
+    for card, name in (("黑J", "斧头"), ("红10", "苕十"), ("红6", "猫猫"), ("红7", "膏药"),
+                       ("黑5", "小5"), ("红桃3", "丁丁"), ("大王", "大鬼")):
+        assert f"{card}叫{name}" in first
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/cards/"))
+    assert "the black J 斧头" in text and "the big joker 大鬼" in text
+
+
+def test_betting_lesson_glosses_each_word_once(client: Client) -> None:
+    """English: 「瞧 (qiáo, call): call, match the current bet」 said call twice (the glossary
+    adds the gloss; the sentence repeated it)."""
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/betting/"))
+    for doubled in ("call): call", "raise): raise", "all-in): all-in", "fold): fold",
+                    "check): check"):
+        assert doubled not in text
+    assert "瞧 (qiáo, call): match the current bet" in text
+
+
+def test_settle_lesson_does_not_use_the_gloss_as_a_verb(client: Client) -> None:
+    """English: 「if you 吃 (chī, win) someone」 — the glossary's gloss replaced the
+    sentence's own 「(beat)」 and left 'win someone'."""
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/settle/"))
+    assert "吃 (chī, win) someone" not in text
+    assert "if you beat someone, a 吃 (chī, win), you take from them" in text
 
 
 def test_betting_lesson_does_not_call_the_stake_everyone_has_folded_stakes(
@@ -686,3 +740,16 @@ def test_an_unreadable_compact_row_keeps_its_format_message(client: Client) -> N
     assert response.status_code == 400
     text = text_of(response.content.decode())
     assert "这一项看不懂" in text and "不能有冒号" not in text
+
+
+def test_squeeze_lesson_does_not_show_all_four_cards_before_the_last_round(
+    client: Client,
+) -> None:
+    """The first two cards stay hidden until the showdown; what is turned up before the
+    last round is each player's fourth card (000: 最后一张牌全翻开放在第一张明牌上面以后).
+    The lesson said 四张牌都亮过以后."""
+    text = text_of(page(client, "/course/squeeze/"))
+    assert "四张牌都亮过" not in text and "各家的第四张牌都翻开以后" in text
+    client.cookies["django_language"] = "en"
+    text = text_of(page(client, "/course/squeeze/"))
+    assert "fourth card is face up, the player with the highest new card" in text

@@ -304,8 +304,10 @@ def test_reading_links_keep_their_anchor() -> None:
 
 def test_betting_judgements_are_the_engines(client: Client) -> None:
     """瞧 or 甩 in a spot: the answer and the figures of its explanation come from the
-    engine's exact chances (advisor), recomputed here from them: 瞧 averages (吃 − 死) ×
-    the level, 甩 loses the stake; a weak hand is worth a call when it is cheap."""
+    engine's exact chances (advisor), shown as whole percentages that sum to 100 and
+    recomputed here from them: 瞧 averages (吃 − 死) × the level, from the percentages as
+    shown (the sentence said +35.1 beside 66% and 8% at 60, which make +34.8), 甩 loses
+    the stake; a weak hand is worth a call when it is cheap."""
     from engine.advisor import advise
     from engine.rules import get_rules
 
@@ -320,20 +322,71 @@ def test_betting_judgements_are_the_engines(client: Client) -> None:
         assert ex.options == ("瞧", "甩")
         advice = advise(ex.bet.cards, get_rules("xuanjing"))
         best = advice.splits[advice.best]
-        call = (best.p_win - best.p_lose) * ex.bet.level
+        win, push, lose = course.whole_percents(best.p_win, best.p_push, best.p_lose)
+        assert win + push + lose == 100
+        assert abs(win - 100 * best.p_win) < 1 and abs(lose - 100 * best.p_lose) < 1
+        call = (win - lose) * ex.bet.level / 100
+        assert abs(call - (best.p_win - best.p_lose) * ex.bet.level) < ex.bet.level / 50
         assert ex.answer == (0 if call > -ex.bet.stake else 1)
         html = client.get(f"/course/betting/{ex.n}/").content.decode()
         assert f"你已经下到 {ex.bet.stake}，对手返到 {ex.bet.level}" in html
+        # a raise to answer is in round 3, not after it (「第三轮过后」 is the showdown)
+        assert "第三轮下注，四张牌都到手了" in html and "第三轮过后" not in html
         assert html.count('data-card="') >= 4
         r = answer(client, betting, ex.n, right(ex))
         feedback = r.content.decode()
         assert "答对了" in feedback and f"瞧：平均 {call:+.1f}" in feedback
-        assert f"吃 {best.p_win:.0%}" in feedback and f"甩：{-ex.bet.stake:+d}" in feedback
+        assert f"吃 {win}%，走 {push}%，死 {lose}%" in feedback
+        assert f"甩：{-ex.bet.stake:+d}" in feedback
     assert [ex.answer for ex in bets] == [0, 1, 0]  # strong: 瞧; weak and dear: 甩; cheap: 瞧
     client.cookies["django_language"] = "en"
     for ex in betting.exercises[:bets[1].n - 1]:
         answer(client, betting, ex.n, right(ex))
     html = answer(client, betting, bets[1].n, wrong(bets[1])).content.decode()
     why = html[html.find('class="quiz-why"'):].split("</p>")[0]
-    assert "A call averages -68.7" in why and "So: Fold (" in why
+    assert "5%" in why and "74%" in why and "A call averages -69.0" in why  # (5 − 74) × 100
+    assert "So: Fold (" in why
     assert "tóu, head" in why and "head (" not in why  # 头 glossed once
+
+
+def test_whole_percents_sum_to_100() -> None:
+    assert course.whole_percents(1 / 3, 1 / 3, 1 / 3) == (34, 33, 33)
+    assert course.whole_percents(0.10466, 0.48236, 0.41298) == (11, 48, 41)  # not 10/48/41
+    assert course.whole_percents(0.0, 0.0, 1.0) == (0, 0, 100)
+
+
+def test_english_course_pages_pass_the_language_checks(client: Client) -> None:
+    """tests/test_language.py's checks over every exercise (asked and answered, right and
+    wrong) and every stop of the teaching table, which the site walk does not visit: the
+    teaching table's 「(if they fold, it becomes 皮 (pí, folded stakes))」 was a gloss inside
+    a bracket."""
+    from tests.test_language import problems
+
+    client.cookies["django_language"] = "en"
+    found = []
+    pages = ["/course/table/", *[f"/course/table/{n}/" for n in range(1, 9)]]
+    for url in pages:
+        found += [(url, p) for p in problems(client.get(url).content.decode())]
+    for mistakes in (0, 9):  # every answer right, then every answer wrong
+        for les in course.lessons():
+            for ex in les.exercises:
+                url = f"/course/{les.slug}/{ex.n}/"
+                found += [(url, p) for p in problems(client.get(f"{url}?seed={SEED}")
+                                                      .content.decode())]
+                fields = wrong(ex) if ex.n <= mistakes else right(ex)
+                response = answer(client, les, ex.n, fields)
+                assert response.status_code == 200, url
+                found += [(url, p) for p in problems(response.content.decode())]
+    assert found == []
+
+
+def test_exercise_dots_count_questions_not_steps(client: Client) -> None:
+    """The dots of an exercise page are the lesson's questions (the teaching table's are
+    its steps)."""
+    hand = course.lessons()[0]
+    html = answer(client, hand, 1, wrong(hand.exercises[0])).content.decode()
+    assert "第 1 题：错" in html and "第 2 题" in html and "第 1 步" not in html
+    client.cookies["django_language"] = "en"
+    html = client.get("/course/hand/2/").content.decode()
+    assert "Question 1: wrong" in html and "Step 1" not in html
+    assert "Step 1" in client.get("/course/table/1/").content.decode()

@@ -212,6 +212,26 @@ def test_split_feedback() -> None:
         q.check(question, {"split": "7"}, RULES)
 
 
+def test_splits_that_show_the_same_ev_are_both_best() -> None:
+    """天牌 地牌 梅十 黑9: two splits price 0.0621 (0.06210 and 0.06210 apart in the fifth
+    decimal): the table shows 0.062 twice, so either is right; the quiz marked one wrong
+    and said it "wins 0.000 less"."""
+    from engine.cards import parse_kind
+
+    hand = tuple(parse_kind(c) for c in ("RQ", "R2", "B10", "B9"))
+    options = q._split_options(hand, RULES)
+    shown = [f"{q.shown_ev(o.ev)}" for o in options]
+    best = [o for o in options if o.best]
+    assert len(best) == 2 and len({f"{q.shown_ev(o.ev)}" for o in best}) == 1
+    question = q.SplitQuestion("split", 0, 2, None, (hand[0], hand[1], hand[2], hand[3]),
+                               options, None)
+    for o in options:
+        verdict = q.check(question, {"split": str(o.index)}, RULES)
+        assert isinstance(verdict, q.SplitVerdict)
+        assert verdict.correct == o.best, shown
+        assert verdict.correct or verdict.loss >= 0.001
+
+
 def test_showdown() -> None:
     question = q.generate("showdown", 2, 3, RULES)
     assert isinstance(question, q.ShowdownQuestion)

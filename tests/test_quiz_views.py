@@ -218,6 +218,9 @@ def test_the_first_answer_starts_a_session_the_next_keeps_it_a_year(client: Clie
     assert "sessionid" not in client.cookies  # reading creates no session
     response = post(client, "bigger", token, q.solve(question, RULES))
     assert int(response.cookies["sessionid"]["max-age"]) == 14 * 24 * 3600  # Django's
+    # and the progress page says so (it said 「一年内再来都还在」: a visit keeps nothing)
+    assert "从最后一次答题算起保留一年；只答过一题的，保留两周" in \
+        client.get("/quiz/progress/").content.decode()
     token, question = issue(client, "bigger", seed=2)
     response = post(client, "bigger", token, q.solve(question, RULES))
     assert int(response.cookies["sessionid"]["max-age"]) >= 364 * 24 * 3600
@@ -404,3 +407,78 @@ def test_the_split_loss_is_the_difference_of_the_figures_in_the_table(
         assert loss and len(shown) == len(question.options)
         chosen = question.options.index(option)
         assert float(loss.group(1)) == pytest.approx(max(shown) - shown[chosen], abs=1e-9)
+
+
+def test_showdown_order_line_in_english_is_not_a_gloss_in_brackets(client: Client) -> None:
+    """The 尾大吃皮 order read 「甲 [Tail (尾) 天官九] › …」 in English."""
+    client.cookies["django_language"] = "en"
+    token, question = issue(client, "showdown", seed=3, level=3)
+    html = post(client, "showdown", token, q.solve(question, RULES)).content.decode()
+    order = html[html.find("then 头 on a tie"):].split("</p>")[0]
+    assert "[tail " in order and "Tail (" not in order
+    # 「头 against 头 (head):」 glossed the second 头 after the page had glossed it already
+    assert "头 against 头: " in html and "against 头 (head)" not in html
+    assert "尾 against 尾: " in html and "against 尾 (tail)" not in html
+
+
+def test_squeeze_review_chip_names_the_way_once(client: Client) -> None:
+    """The chip read 「串牌 串头子·地牌」 / 「Squeeze squeezing the corner: 地牌」."""
+    token, question = issue(client, "squeeze", seed=2, level=1)
+    html = post(client, "squeeze", token, q.solve(question, RULES)).content.decode()
+    chips = html[html.find("quiz-after__cards"):].split("</p>")[0]
+    assert "串头子·" in chips or "串花子·" in chips or "串路子·" in chips or "串边子·" in chips
+    assert "串牌 串" not in chips
+    client.cookies["django_language"] = "en"
+    token, question = issue(client, "squeeze", seed=4, level=1)  # a new question: it counts
+    html = post(client, "squeeze", token, q.solve(question, RULES)).content.decode()
+    chips = html[html.find("quiz-after__cards"):].split("</p>")[0]
+    assert "squeezing the" in chips and "Squeeze squeezing" not in chips
+
+
+def test_progress_marks_recent_answers_right_and_wrong_alike(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    for seed, answer in ((1, q.solve), (2, None)):
+        token, question = issue(client, "bigger", seed=seed)
+        post(client, "bigger", token, answer(question, RULES) if answer else wrong_answer(question))
+    html = client.get("/quiz/progress/").content.decode()
+    assert ">Wrong</span>" in html and ">Right</span>" in html and ">wrong</span>" not in html
+
+
+def test_progress_review_table_heads_cards_not_groups(client: Client) -> None:
+    """A squeeze card (one card) sits in the review table beside groups: the column is
+    牌 / Cards, not 组牌 / Groups, and the squeeze row's English is not marked Chinese."""
+    token, question = issue(client, "squeeze", seed=2, level=1)
+    post(client, "squeeze", token, q.solve(question, RULES))
+    html = client.get("/quiz/progress/").content.decode()
+    table = html[html.find("<thead><tr><th"):]
+    assert '<th scope="col">牌</th>' in table and '<th scope="col">组牌</th>' not in table
+    client.cookies["django_language"] = "en"
+    html = client.get("/quiz/progress/").content.decode()
+    assert '<th scope="col">Cards</th>' in html
+    assert re.search(r'href="/squeeze/">squeezing the', html)
+
+
+def test_index_says_which_drills_make_review_cards(client: Client) -> None:
+    """The split and showdown drills make no review cards: the index said every group met
+    comes back for review."""
+    html = re.sub(r"<[^>]+>", "", client.get("/quiz/").content.decode())
+    assert "比大小、认名字的几种练习里遇到的每组牌（串牌练习里是每张牌）" in html
+    assert "；遇到的每组牌都会" not in html
+
+
+def test_chips_are_words_apart_in_the_text(client: Client) -> None:
+    """Accepted names and review chips were glued in the page's text (「和官九和五九」,
+    「大小 天官九大小 地官九」): a screen reader or a copy read them as one word."""
+    for seed in range(40):
+        token, question = issue(client, "name", seed=seed)
+        assert isinstance(question, q.NameQuestion)
+        if len(q.accepted_names(question.target.group)) > 1:
+            break
+    html = post(client, "name", token, q.solve(question, RULES)).content.decode()
+    text = re.sub(r"<[^>]+>", "", html)
+    first, second = q.accepted_names(question.target.group)[:2]
+    assert f"{first} {second}" in text
+    token, question = issue(client, "bigger", seed=3)
+    html = post(client, "bigger", token, q.solve(question, RULES)).content.decode()
+    chips = re.sub(r"<[^>]+>", "", html[html.find("quiz-after__cards"):].split("</p>")[0])
+    assert re.search(r"大小 \S+ 大小 \S+", chips), chips

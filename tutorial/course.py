@@ -92,20 +92,33 @@ BET_WHY = ("最好的分法：头 %(head)s，尾 %(tail)s。对手拿随便一�
            "实战里要再掂量。")
 
 
+def whole_percents(*shares: float) -> tuple[int, ...]:
+    """Shares that sum to 1 as whole percentages that sum to 100 (largest remainders get
+    the points that rounding down leaves over)."""
+    exact = [share * 100 for share in shares]
+    floors = [int(x) for x in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda i: floors[i] - exact[i])
+    for i in by_remainder[:100 - sum(floors)]:
+        floors[i] += 1
+    return tuple(floors)
+
+
 @cache
 def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     """The better answer to ``bet`` (an index of :data:`BET_OPTIONS`) and the figures of
     its explanation (no words, so one cache serves every language): the engine's exact
     吃/走/死 chances of the hand's best split against a random opponent hand
-    (:func:`engine.advisor.advise`), the average result of 瞧 in chips ((吃 − 死) × the
-    level) against the stake that 甩 gives up."""
+    (:func:`engine.advisor.advise`), shown as whole percentages, and the average result of
+    瞧 in chips ((吃 − 死) × the level, from the percentages as shown, so that the sentence
+    adds up) against the stake that 甩 gives up."""
     advice = advise(bet.cards, RULES)
     best = advice.splits[advice.best]
-    call = (best.p_win - best.p_lose) * bet.level
+    win, push, lose = whole_percents(best.p_win, best.p_push, best.p_lose)
+    call = (win - lose) * bet.level / 100
     answer = 0 if call > -bet.stake else 1
     return answer, {
         "head": best.split.head.display_name(), "tail": best.split.tail.display_name(),
-        "win": f"{best.p_win:.0%}", "push": f"{best.p_push:.0%}", "lose": f"{best.p_lose:.0%}",
+        "win": f"{win}%", "push": f"{push}%", "lose": f"{lose}%",
         "call": f"{call:+.1f}", "fold": f"{-bet.stake:+d}", "level": bet.level,
     }
 
