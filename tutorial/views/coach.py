@@ -490,10 +490,11 @@ def _raise_amount(request: HttpRequest, context: dict[str, Any], game: Game,
     try:
         amount = parse_int(raw, 0, MAX_AMOUNT)
     except NumberError as e:
-        if not (e.out_of_range and raw.isascii() and raw.isdigit()):
+        if not e.out_of_range:
             context["error"] = _("返到多少要写一个整数")
             return _answer(request, context, 400)
-        amount = MAX_AMOUNT + 1  # a whole number past any 钵钵: the engine says the limit
+        # a whole number below 0 or past any 钵钵: the engine says the limit it breaks
+        amount = -1 if e.too_small else MAX_AMOUNT + 1
     try:
         return game.verify(Action(Act.RAISE, coach.HUMAN, amount))
     except ActionError as e:

@@ -416,14 +416,17 @@ def start(request: HttpRequest) -> HttpResponse:
         level = request.POST.get("level", "simple")
         if level not in (*BOT_LEVELS, "mixed"):
             raise Rejected(_("未知的电脑水平"))
-        stakes = get_stakes(request.POST.get("stakes", "1、3"))
+        try:
+            stakes = get_stakes(request.POST.get("stakes", "1、3"))
+        except RulesError:  # the engine's message is English only
+            raise Rejected(_("没有这种注码：只能打 1、3，5、10 或 5、20")) from None
         mango = request.POST.get("mango", "fixed")
         if mango not in ("fixed", "escalating"):
             raise Rejected(_("未知的芒果规则"))
         rules = Rules().with_options(stakes=stakes, diwang=request.POST.get("diwang") == "on",
                                      sanhua=request.POST.get("sanhua") == "on", mango=mango)
-    except (Rejected, RulesError) as e:
-        context["error"] = e.message if isinstance(e, Rejected) else str(e)
+    except Rejected as e:
+        context["error"] = e.message
         return render(request, "table/start.html", context, status=400)
     levels = [level if level != "mixed" else ("strong" if i % 2 else "simple")
               for i in range(bots)]
