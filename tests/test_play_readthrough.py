@@ -8,6 +8,10 @@ import re
 import pytest
 from django.test import Client
 
+from engine.game import Act, Action, Phase
+from tests.coach_hands import coached
+from tests.tables import game_of, save_game
+from tests.test_language import problems
 from tutorial.models_table import PracticeTable
 
 pytestmark = pytest.mark.django_db
@@ -31,3 +35,37 @@ def test_unknown_stakes_are_refused_in_the_page_language(client: Client, lang: s
     assert message in text(html)
     assert "unknown stakes preset" not in html  # the engine's English message
     assert PracticeTable.objects.count() == 0
+
+
+def test_a_mango_line_says_mango_pot_without_a_gloss_of_its_own(client: Client) -> None:
+    """The log's 芒果 line: the glossary glosses the kind's first use (休芒 is "check
+    mango"); a later use said "揍芒 (mango)", a second, wrong gloss."""
+    r = client.post("/table/", {"bots": "2", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    for _hand in range(3):  # the learner 敲s, the bots fold: 揍芒 charged in hands 2 and 3
+        g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+        while g.phase is Phase.BETTING:
+            actor = g.to_act
+            assert actor is not None
+            g.apply(Action(Act.QIAO if actor == 0 else Act.FOLD, actor))
+    save_game(url, g)
+    client.cookies["django_language"] = "en"
+    html = client.get(url + "history").content.decode()
+    assert text(html).count("paid into the mango pot, which now holds") == 2
+    assert not re.search(r"[揍休圈]芒 \(mango\)", html)
+    assert problems(html) == []
+
+
+def test_the_review_and_try_again_pages_have_no_gloss_inside_brackets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's note on the continuations and 再来一次's 返 help put 敲 inside
+    brackets, where its first use got its gloss: "(… 敲 (qiāo, all-in) …)"."""
+    client, tid = coached(monkeypatch, hands=1)
+    client.cookies["django_language"] = "en"
+    review = client.get(f"/coach/{tid}/1/").content.decode()
+    assert "the way that suits each choice best: like the strong bot" in text(review)
+    retry = client.get(f"/coach/{tid}/1/retry/0/").content.decode()
+    assert re.search(r"Any amount from \d+ to (\d+); raising to \1 is 敲", text(retry))
+    for page in (review, retry):
+        assert problems(page) == []
