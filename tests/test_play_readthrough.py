@@ -7,12 +7,15 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from engine.game import Act, Action, Phase
+from engine.review import grade
 from tests.coach_hands import coached
 from tests.tables import game_of, save_game
 from tests.test_language import problems
 from tutorial.models_table import PracticeTable
+from tutorial.views.coach import _figures, _picked
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +72,41 @@ def test_the_review_and_try_again_pages_have_no_gloss_inside_brackets(
     assert re.search(r"Any amount from \d+ to (\d+); raising to \1 is 敲", text(retry))
     for page in (review, retry):
         assert problems(page) == []
+
+
+def test_the_seats_name_every_bot_level_in_lower_case(client: Client) -> None:
+    """The seat's level: "simple", "strong" and (it said "Expert") "expert"."""
+    client.cookies["django_language"] = "en"
+    r = client.post("/table/", {"bots": "1", "level": "expert", "stakes": "1、3"})
+    html = client.get(str(r["Location"])).content.decode()
+    assert "Bot A <small>expert</small>" in html
+
+
+def test_picking_the_better_option_again_is_compared_with_the_choice_at_the_table() -> None:
+    """再来一次: the option that beat the learner's choice, picked, is priced against that
+    choice (the same pair, turned round); the sentence called the learner's choice "the
+    best of the other options on a separate set of deals", which it need not be."""
+    with translation.override("zh-hans"):
+        d = _figures({
+            "round": 2, "step": 5, "index": 0, "opening": 3, "exact": False, "to_call": 0,
+            "chosen": 0, "best": 1, "rival": 1, "loss": 6.0, "loss_stderr": 0.5,
+            "grade": grade(6.0, 0.5, 3),
+            "options": [{"kind": "check", "ev": 2.0, "stderr": 1.0},
+                        {"kind": "raise", "amount": 10, "ev": 8.0, "stderr": 1.5},
+                        {"kind": "qiao", "amount": 90, "ev": 7.5, "stderr": 2.0}]})
+        picked = _picked(d, 1, 3)
+        assert picked["why"].startswith(
+            "你的“返 10”比你在牌桌上选的“休”平均多 6.0 个筹码，"
+            "95% 的把握在 5.0 到 7.0 之间，算好。")
+        assert "另一批牌局上挑出的别的选择里最好的" not in picked["why"]
+        assert picked["grade"] == "好"
+        other = _picked(d, 2, 3)  # any other option: against the best, as before
+        assert other["why"].startswith("“返 10”比你的“敲 90”平均多 0.5 个筹码")
+    with translation.override("en"):
+        d_en = _figures({k: v for k, v in d.items() if k not in ("why", "options")}
+                        | {"options": [{k: v for k, v in o.items() if k != "label"}
+                                       for o in d["options"]]})
+        en = _picked(d_en, 1, 3)["why"]
+    assert en.startswith("Your “Raise (返) 10” wins 6.0 chips more than “Check (休)”, your "
+                         "choice at the table, on average (95 % sure: between 5.0 and 7.0): "
+                         "good.")

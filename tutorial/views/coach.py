@@ -183,6 +183,8 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
             first = _("“%(best)s”和你的“%(chosen)s”平均差不多") % words
         elif exact and d["loss"] >= 0:
             first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码") % words
+        elif exact and d.get("against_choice"):
+            first = _("你的“%(chosen)s”比你在牌桌上选的“%(best)s”平均多 %(ahead)s 个筹码") % words
         elif exact:
             first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码") % words
         elif words["loss"] == "0.0":
@@ -191,6 +193,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         elif d["loss"] >= 0:
             first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码，95%% 的把握在 "
                       "%(low)s 到 %(high)s 之间") % words
+        elif d.get("against_choice"):
+            first = _("你的“%(chosen)s”比你在牌桌上选的“%(best)s”平均多 %(ahead)s 个筹码，"
+                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % words
         else:
             first = _("你的“%(chosen)s”比“%(best)s”（在另一批牌局上挑出的别的选择里最好的）"
                       "平均多 %(ahead)s 个筹码，95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s "
@@ -433,7 +438,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     if j == d["chosen"]:  # as the review graded it
         rival, loss, se = d.get("rival", d["best"]), d["loss"], d["loss_stderr"]
     elif j == d["best"]:  # the rival that beat the choice: the same pair, turned round
-        rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]
+        rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]  # (the sentence says
+        # it is compared with the learner's choice, not with the best of the others)
     else:
         rival = d["best"]
         other = d["options"][rival]
@@ -443,7 +449,8 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     verdict = d["grade"] if j == d["chosen"] else grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "rival": rival, "loss": loss, "loss_stderr": se,
-                        "grade": verdict},
+                        "grade": verdict,
+                        "against_choice": j != d["chosen"] and j == d["best"]},
                        top["label"], mine["label"]),
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])],
             "higher": d["higher"]}
