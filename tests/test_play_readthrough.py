@@ -110,3 +110,37 @@ def test_picking_the_better_option_again_is_compared_with_the_choice_at_the_tabl
     assert en.startswith("Your “Raise (返) 10” wins 6.0 chips more than “Check (休)”, your "
                          "choice at the table, on average (95 % sure: between 5.0 and 7.0): "
                          "good.")
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("zh-hans", "头尾一样大，尽量平分"),
+    ("en", "equal 头 and 尾: shared as evenly as their stakes allow")])
+def test_a_shared_win_says_as_evenly_as_the_stakes_allow(client: Client, lang: str,
+                                                         reason: str) -> None:
+    """Equal 头 and 尾 share what they take as evenly as their stakes allow (RULES §5.4
+    with each one's cap: engine.settle._share); the table said 平分 (shared equally)."""
+    r = client.post("/table/", {"bots": "2", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    g.state.dealer = 1
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck(
+        {0: ["RQ", "B9", "R8", "R7"], 1: ["RQ", "B9", "R8", "R7"], 2: ["B5", "B7", "R3", "B4"]})))
+    while g.phase is not Phase.BETWEEN:
+        actor = g.to_act
+        assert actor is not None and g.hand is not None
+        if g.phase is Phase.SHOWDOWN:
+            g.apply(Action(Act.SPLIT, actor, cards=tuple(g.hand.cards[actor])))
+        else:
+            legal = g.legal_actions()
+            if Act.CALL in legal.acts:
+                g.apply(Action(Act.CALL, actor))
+            else:  # rounds 2 and 3: the leader bets (everyone checking would end the hand)
+                g.apply(Action(Act.RAISE, actor, legal.min_raise))
+    result = g.history[-1].result
+    assert result is not None
+    assert any(t["limited_by"] == "shared" for t in result.transfers)
+    save_game(url, g)
+    client.cookies["django_language"] = lang
+    html = text(client.get(url).content.decode())
+    assert reason in html
+    assert "头尾一样大，平分" not in html and "equal 头 and 尾: shared (" not in html

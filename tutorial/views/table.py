@@ -234,7 +234,7 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
             "tail_name": group_html(view.tail_group),
         })
     reasons = {"stake": _("以自己的下注为限"), "left": _("对方只剩这么多"),
-               "shared": _("头尾一样大，平分")}
+               "shared": _("头尾一样大，尽量平分")}
     transfers = [{
         "to": name[t["to"]], "source": name[t["from"]], "amount": t["amount"],
         "pi": t["reason"] == "pi", "why": reasons[t["limited_by"]],
