@@ -144,3 +144,41 @@ def test_a_shared_win_says_as_evenly_as_the_stakes_allow(client: Client, lang: s
     html = text(client.get(url).content.decode())
     assert reason in html
     assert "头尾一样大，平分" not in html and "equal 头 and 尾: shared (" not in html
+
+
+def test_a_hand_that_ends_with_everyone_checking_says_so_in_english(client: Client) -> None:
+    """The result's heading is not glossed (headings are skipped), so "Hand 1: 休过河"
+    left an English reader without a word of English for how the hand ended."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    while g.phase is Phase.BETTING:
+        actor = g.to_act
+        assert actor is not None
+        legal = g.legal_actions()
+        g.apply(Action(Act.CHECK if Act.CHECK in legal.acts else Act.CALL, actor))
+    assert g.history[-1].result is not None and g.history[-1].result.how == "xiu"
+    save_game(url, g)
+    client.cookies["django_language"] = "en"
+    html = client.get(url).content.decode()
+    assert "<h3>Hand 1: everyone checked (休过河)</h3>" in html
+    assert problems(html) == []
+
+
+def test_the_mango_of_the_next_hand_is_named_once_and_as_the_next(client: Client) -> None:
+    """Between hands the board said "这一手打 休芒" (English "This hand: 休芒") under
+    the result's "下一手打 休芒": the same mango twice, once as the hand just played.
+    Now it is said once, as the next hand's."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    while g.phase is Phase.BETTING:  # everyone checks: 休过河, 休芒 next
+        actor = g.to_act
+        assert actor is not None
+        legal = g.legal_actions()
+        g.apply(Action(Act.CHECK if Act.CHECK in legal.acts else Act.CALL, actor))
+    save_game(url, g)
+    html = text(client.get(url).content.decode())
+    assert html.count("下一手打 休芒") == 1 and "这一手打" not in html
