@@ -14,6 +14,7 @@ from engine.review import grade
 from tests.coach_hands import coached
 from tests.tables import game_of, save_game
 from tests.test_language import problems
+from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
 from tutorial.views.coach import _figures, _picked
 
@@ -182,3 +183,16 @@ def test_the_mango_of_the_next_hand_is_named_once_and_as_the_next(client: Client
     save_game(url, g)
     html = text(client.get(url).content.decode())
     assert html.count("下一手打 休芒") == 1 and "这一手打" not in html
+
+
+def test_a_review_without_decisions_does_not_explain_how_decisions_are_priced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note on how each choice is priced stood above "这一手你没有下注的决定" too."""
+    client, tid = coached(monkeypatch, hands=1)
+    note = "每种选择都从你当时知道的出发"
+    assert note in text(client.get(f"/coach/{tid}/1/").content.decode())
+    row = HandReview.objects.get(table_id=tid, number=1)
+    row.data = {**row.data, "decisions": []}
+    row.save()
+    html = text(client.get(f"/coach/{tid}/1/").content.decode())
+    assert "这一手你没有下注的决定" in html and note not in html
