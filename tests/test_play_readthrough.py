@@ -196,3 +196,19 @@ def test_a_review_without_decisions_does_not_explain_how_decisions_are_priced(
     row.save()
     html = text(client.get(f"/coach/{tid}/1/").content.decode())
     assert "这一手你没有下注的决定" in html and note not in html
+
+
+def test_every_betting_button_starts_with_a_capital_in_english(client: Client) -> None:
+    """The buttons said "Call (瞧)", "Fold (甩)" but "all-in (敲)" and "double (拖)"."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    g.state.dealer = 1  # the learner is 挡家 (the forced 发招); the bot speaks first
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    g.apply(Action(Act.RAISE, 1, 10))  # a raise: doubling it to 20 reaches the floor
+    assert g.to_act == 0 and {Act.TUO, Act.QIAO} <= set(g.legal_actions(0).acts)
+    save_game(url, g)
+    client.cookies["django_language"] = "en"
+    words = re.findall(r'class="act__word">([^<]*)<', client.get(url).content.decode())
+    assert {"All-in (敲)", "Double (拖)", "Call (瞧)", "Fold (甩)"} <= set(words)
+    assert all(w[0].isupper() for w in words)
