@@ -12,7 +12,7 @@ from django.utils import translation
 from engine.game import Act, Action, Phase
 from engine.review import grade
 from tests.coach_hands import coached
-from tests.tables import game_of, save_game
+from tests.tables import at_showdown, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
@@ -212,3 +212,30 @@ def test_every_betting_button_starts_with_a_capital_in_english(client: Client) -
     words = re.findall(r'class="act__word">([^<]*)<', client.get(url).content.decode())
     assert {"All-in (敲)", "Double (拖)", "Call (瞧)", "Fold (甩)"} <= set(words)
     assert all(w[0].isupper() for w in words)
+
+
+@pytest.mark.parametrize(("act", "message"), [
+    ("sanhua", "“Declare 三花"), ("end", "“Play the 圈芒"), ("deal", "“Deal”")])
+def test_a_refused_act_is_named_like_a_button(client: Client, act: str, message: str) -> None:
+    """A refusal names the act in quotes at the start of its sentence: it said
+    "“declares 三花” is not possible now" and "“final orbit” is only possible …"."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    g = game_of(url)
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))  # betting: none of these now
+    save_game(url, g)
+    client.cookies["django_language"] = "en"
+    response = client.post(url + "act", {"seq": g.seq, "act": act})
+    assert response.status_code == 400
+    alert = re.search(r'role="alert">(.*?)</p>', response.content.decode(), re.S)
+    assert alert and text(alert.group(1)).startswith(message), alert
+
+
+def test_the_phase_on_the_board_starts_with_a_capital(client: Client) -> None:
+    """"Round 1" … but "showdown" (the word shared with the result's sentence)."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    at_showdown(url)
+    client.cookies["django_language"] = "en"
+    html = client.get(url).content.decode()
+    assert '<span class="board__phase">Showdown</span>' in html
