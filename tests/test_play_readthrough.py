@@ -222,7 +222,9 @@ def test_a_refused_act_is_named_like_a_button(client: Client, act: str, message:
     r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
     url = str(r["Location"])
     g = game_of(url)
+    g.state.dealer = 0  # the bot is 挡家: the learner speaks first
     g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))  # betting: none of these now
+    assert g.to_act == 0
     save_game(url, g)
     client.cookies["django_language"] = "en"
     response = client.post(url + "act", {"seq": g.seq, "act": act})
@@ -239,3 +241,16 @@ def test_the_phase_on_the_board_starts_with_a_capital(client: Client) -> None:
     client.cookies["django_language"] = "en"
     html = client.get(url).content.decode()
     assert '<span class="board__phase">Showdown</span>' in html
+
+
+@pytest.mark.parametrize(("lang", "said", "gone"), [
+    ("zh-hans", "标着“精确”的，是把每一种可能都算到了", "都带着误差"),
+    ("en", "those marked “exact” count every possibility",
+     "averages estimated against the bots at your table and come")])
+def test_the_coach_page_does_not_say_every_figure_has_an_error(
+        client: Client, lang: str, said: str, gone: str) -> None:
+    """Heads-up in round 3 (and many splits) the figures are exact (marked 精确, no
+    error); /coach/ said every figure came with a margin of error."""
+    client.cookies["django_language"] = lang
+    html = text(client.get("/coach/").content.decode())
+    assert said in html and gone not in html
