@@ -16,7 +16,7 @@ from tests.tables import at_showdown, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
-from tutorial.views.coach import _figures, _picked
+from tutorial.views.coach import _figures, _picked, percent
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +254,9 @@ def test_the_coach_page_does_not_say_every_figure_has_an_error(
     client.cookies["django_language"] = lang
     html = text(client.get("/coach/").content.decode())
     assert said in html and gone not in html
+
+
+def test_a_tiny_error_is_not_shown_as_zero_point_zero() -> None:
+    """A share's error below 0.05 % read "± 0.0%" ("about 2% of the deals (± 0.0%)")."""
+    assert [percent(x) for x in (0, 0.0003, 0.00004, 0.004, 0.0123)] == [
+        "0", "0.03", "<0.01", "0.4", "1"]

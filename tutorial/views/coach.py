@@ -137,8 +137,15 @@ def higher(options: list[dict[str, Any]], best: dict[str, Any], rival: dict[str,
 
 
 def percent(x: float) -> str:
-    """A share as a percentage: whole numbers, one decimal below 1 % (never a bare 0)."""
-    return f"{100 * x:.0f}" if x >= 0.01 or x == 0 else f"{100 * x:.1f}"
+    """A share as a percentage: whole numbers, one decimal below 1 %, two below 0.1 %
+    (a share above 0 never shows as 0, nor as "0.0"), "<0.01" below that."""
+    if x >= 0.01 or x == 0:
+        return f"{100 * x:.0f}"
+    for digits in (1, 2):
+        text = f"{100 * x:.{digits}f}"
+        if float(text) > 0:
+            return text
+    return "<0.01"
 
 
 def shares(a: float, b: float) -> tuple[str, str]:
