@@ -16,7 +16,7 @@ from tests.tables import at_showdown, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
-from tutorial.views.coach import _figures, _picked, percent
+from tutorial.views.coach import _figures, _picked, percent, share_percent
 
 pytestmark = pytest.mark.django_db
 
@@ -260,3 +260,17 @@ def test_a_tiny_error_is_not_shown_as_zero_point_zero() -> None:
     """A share's error below 0.05 % read "± 0.0%" ("about 2% of the deals (± 0.0%)")."""
     assert [percent(x) for x in (0, 0.0003, 0.00004, 0.004, 0.0123)] == [
         "0", "0.03", "<0.01", "0.4", "1"]
+
+
+def test_how_often_the_hand_wins_is_zero_or_all_only_when_it_is() -> None:
+    """"这手牌 0% 的牌局会赢钱" was said of a hand that wins 0.4 % of the deals."""
+    assert [share_percent(x) for x in (0, 0.004, 0.5, 0.996, 0.99996, 1)] == [
+        "0", "0.4", "50", "99.6", ">99.99", "100"]
+    with translation.override("zh-hans"):
+        d = _figures({
+            "round": 3, "step": 9, "index": 0, "opening": 3, "exact": True, "to_call": 0,
+            "chosen": 0, "best": 0, "rival": 0, "loss": 0.0, "loss_stderr": 0.0,
+            "grade": "好", "win": 0.004, "win_stderr": 0.0,
+            "options": [{"kind": "check", "ev": 0.0, "stderr": 0.0},
+                        {"kind": "qiao", "amount": 40, "ev": -3.0, "stderr": 0.0}]})
+    assert "这手牌 0.4% 的牌局会赢钱" in d["why"]

@@ -148,6 +148,19 @@ def percent(x: float) -> str:
     return "<0.01"
 
 
+def share_percent(x: float) -> str:
+    """A share of deals as a percentage (:func:`percent`), and one below 1 never shown
+    as 100: "0%" and "100%" are said only of none and all of them."""
+    text = percent(x)
+    if x < 1 and text[0].isdigit() and float(text) >= 100:
+        for digits in (1, 2):
+            text = f"{100 * x:.{digits}f}"
+            if float(text) < 100:
+                return text
+        return ">99.99"
+    return text
+
+
 def shares(a: float, b: float) -> tuple[str, str]:
     """Two shares as percentages that compare as the shares do: one decimal more when
     whole numbers would show different shares as equal."""
@@ -179,7 +192,7 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
-        "win": f"{100 * d.get('win', 0):.0f}", "win_se": percent(d.get("win_stderr", 0))}
+        "win": share_percent(d.get("win", 0)), "win_se": percent(d.get("win_stderr", 0))}
     exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
