@@ -16,7 +16,7 @@ from tests.tables import at_showdown, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
-from tutorial.views.coach import _figures, _picked, percent, share_percent
+from tutorial.views.coach import _figures, _picked, percent, share_percent, shares
 
 pytestmark = pytest.mark.django_db
 
@@ -274,3 +274,11 @@ def test_how_often_the_hand_wins_is_zero_or_all_only_when_it_is() -> None:
             "options": [{"kind": "check", "ev": 0.0, "stderr": 0.0},
                         {"kind": "qiao", "amount": 40, "ev": -3.0, "stderr": 0.0}]})
     assert "这手牌 0.4% 的牌局会赢钱" in d["why"]
+
+
+def test_the_share_of_deals_a_call_wins_is_zero_only_when_it_is() -> None:
+    """瞧's share of deals that end better than folding: 0.3 % read "约 0%"."""
+    assert shares(0.003, 0.3) == ("0.3", "30.0")
+    assert shares(0.214, 0.07) == ("21", "7")
+    assert shares(0.2104, 0.2096) == ("21.04", "20.96")
+    assert shares(0.99997, 0.5) == (">99.99", "50")

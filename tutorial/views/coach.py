@@ -163,12 +163,18 @@ def share_percent(x: float) -> str:
 
 def shares(a: float, b: float) -> tuple[str, str]:
     """Two shares as percentages that compare as the shares do: one decimal more when
-    whole numbers would show different shares as equal."""
+    whole numbers would show different shares as equal, or a share between 0 and 1 as
+    0 or 100 (:func:`share_percent`)."""
+
+    def faithful(text: str, share: float) -> bool:
+        return (float(text) == 0) == (share == 0) and (float(text) == 100) == (share == 1)
+
     for digits in (0, 1, 2):
         x, y = f"{100 * a:.{digits}f}", f"{100 * b:.{digits}f}"
-        if (float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b):
+        if ((float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b)
+                and faithful(x, a) and faithful(y, b)):
             return x, y
-    return x, y
+    return share_percent(a), share_percent(b)
 
 
 def chips(x: float) -> str:
