@@ -282,3 +282,19 @@ def test_the_share_of_deals_a_call_wins_is_zero_only_when_it_is() -> None:
     assert shares(0.214, 0.07) == ("21", "7")
     assert shares(0.2104, 0.2096) == ("21.04", "20.96")
     assert shares(0.99997, 0.5) == (">99.99", "50")
+
+
+def test_a_pick_above_the_choice_that_was_best_is_compared_with_that_choice() -> None:
+    """When the learner's choice was the best, another pick is compared with it; a pick
+    whose mean came out higher read "… than “休” (the best of the other options on a
+    separate set of deals)", which the learner's own choice is not."""
+    with translation.override("zh-hans"):
+        d = _figures({
+            "round": 2, "step": 5, "index": 0, "opening": 3, "exact": False, "to_call": 0,
+            "chosen": 0, "best": 0, "rival": 1, "loss": -0.5, "loss_stderr": 0.4,
+            "grade": "好",
+            "options": [{"kind": "check", "ev": 2.0, "stderr": 1.0},
+                        {"kind": "raise", "amount": 10, "ev": 1.8, "stderr": 1.5},
+                        {"kind": "qiao", "amount": 90, "ev": 2.6, "stderr": 2.0}]})
+        why = _picked(d, 2, 3)["why"]
+    assert why.startswith("你的“敲 90”比你在牌桌上选的“休”平均多 0.6 个筹码")

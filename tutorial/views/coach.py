@@ -464,19 +464,20 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
     if j == d["chosen"]:  # as the review graded it
         rival, loss, se = d.get("rival", d["best"]), d["loss"], d["loss_stderr"]
     elif j == d["best"]:  # the rival that beat the choice: the same pair, turned round
-        rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]  # (the sentence says
-        # it is compared with the learner's choice, not with the best of the others)
+        rival, loss, se = d["chosen"], -d["loss"], d["loss_stderr"]
     else:
         rival = d["best"]
         other = d["options"][rival]
         loss = other["ev"] - mine["ev"]
         se = (other["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5
+    # compared with the learner's choice at the table (the sentence says so, not "the best
+    # of the others"): the pick that beat it, or any pick when the choice was the best
     top = d["options"][rival]
     verdict = d["grade"] if j == d["chosen"] else grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "rival": rival, "loss": loss, "loss_stderr": se,
                         "grade": verdict,
-                        "against_choice": j != d["chosen"] and j == d["best"]},
+                        "against_choice": j != d["chosen"] and rival == d["chosen"]},
                        top["label"], mine["label"]),
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])],
             "higher": d["higher"]}
