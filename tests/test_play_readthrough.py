@@ -298,3 +298,15 @@ def test_a_pick_above_the_choice_that_was_best_is_compared_with_that_choice() ->
                         {"kind": "qiao", "amount": 90, "ev": 2.6, "stderr": 2.0}]})
         why = _picked(d, 2, 3)["why"]
     assert why.startswith("你的“敲 90”比你在牌桌上选的“休”平均多 0.6 个筹码")
+
+
+def test_the_split_hint_has_no_gloss_inside_brackets(client: Client) -> None:
+    """The hint's note: "(吃 (chī, win) +1, 走 (zǒu, stand-off) 0, …)"."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    at_showdown(url)
+    client.cookies["django_language"] = "en"
+    html = client.get(url + "?hint=1").content.decode()
+    assert "counting 吃 (chī, win) as +1, 走 (zǒu, stand-off) as 0 and 死 (sǐ, lose) as −1" \
+        in text(html)
+    assert problems(html) == []
