@@ -310,3 +310,22 @@ def test_the_split_hint_has_no_gloss_inside_brackets(client: Client) -> None:
     assert "counting 吃 (chī, win) as +1, 走 (zǒu, stand-off) as 0 and 死 (sǐ, lose) as −1" \
         in text(html)
     assert problems(html) == []
+
+
+def test_the_split_sentences_are_not_spaced_apart_in_chinese(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"最好的分法平均多 15.7 个筹码。 桌上的皮有 8": a space after a Chinese full stop
+    (English keeps its space between the sentences)."""
+    client, tid = coached(monkeypatch, hands=1)
+    row = HandReview.objects.get(table_id=tid, number=1)
+    split = {"best": 0, "chosen": 1, "loss": 2.5, "loss_stderr": 0.0, "grade": "不精确",
+             "exact": True, "pi": 8,
+             "options": [{"head_name": "天官九", "tail_name": "人十五", "ev": 3.0, "stderr": 0},
+                         {"head_name": "天红杠", "tail_name": "七点", "ev": 0.5, "stderr": 0}]}
+    row.data = {**row.data, "split": split}
+    row.save()
+    html = text(client.get(f"/coach/{tid}/1/").content.decode())
+    assert "最好的分法平均多 2.5 个筹码。桌上的皮有 8，尾最大的吃。" in html
+    client.cookies["django_language"] = "en"
+    html = text(client.get(f"/coach/{tid}/1/").content.decode())
+    assert "wins 2.5 chips more on average. The 皮" in html
