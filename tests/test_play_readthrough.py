@@ -329,3 +329,26 @@ def test_the_split_sentences_are_not_spaced_apart_in_chinese(
     client.cookies["django_language"] = "en"
     html = text(client.get(f"/coach/{tid}/1/").content.decode())
     assert "wins 2.5 chips more on average. The 皮" in html
+
+
+@pytest.mark.parametrize(("lang", "empty", "left"), [
+    ("zh-hans", "你的钵钵空了：先补钵钵（至少 50）或者离座", "你已经离座了"),
+    ("en", "Your 钵钵 (bōbo, stack) is empty: re-buy (at least 50) or leave.",
+     "You have left the table.")])
+def test_a_refusal_about_the_learners_own_seat_says_you(
+        client: Client, lang: str, empty: str, left: str) -> None:
+    """It said "You’s 钵钵 is empty" and "You has left the table" ("你 的钵钵空了")."""
+    r = client.post("/table/", {"bots": "1", "level": "simple", "stakes": "1、3"})
+    url = str(r["Location"])
+    client.cookies["django_language"] = lang
+    g = game_of(url)
+    g.seats[0].bobo = 0
+    save_game(url, g)
+    response = client.post(url + "act", {"seq": g.seq, "act": "deal"})
+    alert = re.search(r'role="alert">(.*?)</p>', response.content.decode(), re.S)
+    assert response.status_code == 400 and alert and text(alert.group(1)) == empty
+    g.seats[0].bobo, g.seats[0].left = 100, True
+    save_game(url, g)
+    response = client.post(url + "act", {"seq": g.seq, "act": "leave"})
+    alert = re.search(r'role="alert">(.*?)</p>', response.content.decode(), re.S)
+    assert response.status_code == 400 and alert and text(alert.group(1)) == left

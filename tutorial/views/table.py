@@ -158,9 +158,21 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
 }
 
 
-def error_message(error: ActionError, names: dict[str, str] | None = None) -> str:
+#: The refusals that name a seat, worded for the learner's own seat ("你的钵钵空了",
+#: not "你 的钵钵空了" / "You’s 钵钵").
+YOU_MESSAGES: dict[ErrorCode, str] = {
+    ErrorCode.SEAT_LEFT: N_("你已经离座了"),
+    ErrorCode.BOBO_EMPTY: N_("你的钵钵空了：先补钵钵（至少 %(min)s）或者离座"),
+}
+
+
+def error_message(error: ActionError, names: dict[str, str] | None = None,
+                  you: str | None = None) -> str:
     """``error`` worded in the current language; ``names`` maps stored player names to
-    the names shown."""
+    the names shown; ``you``: the learner's stored name (a refusal about their seat says
+    "you")."""
+    if you is not None and error.code in YOU_MESSAGES and error.params.get("name") == you:
+        return _(YOU_MESSAGES[error.code]) % error.params
     names = names or {}
     params: dict[str, Any] = {}
     for key, value in error.params.items():
@@ -465,7 +477,8 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
                 else:
                     game.apply(_human_action(request, game, table))
             except ActionError as e:
-                raise Rejected(error_message(e, display_names(game))) from None
+                raise Rejected(error_message(e, display_names(game),
+                                             game.seats[HUMAN].name)) from None
             jobs.advance(table, game, before, coach_on)
     except Rejected as e:
         table = _load(request, table_id)
