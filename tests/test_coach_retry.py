@@ -101,7 +101,7 @@ def test_an_amount_the_review_priced_is_graded_from_the_stored_figures(
 
 @pytest.mark.parametrize(("amount", "message"), [
     ("", "返到多少要写一个整数"), ("x", "返到多少要写一个整数"), ("3.5", "返到多少要写一个整数"),
-    ("-4", "返到多少要写一个整数"), ("²", "返到多少要写一个整数"), ("1", "返招至少要到"),
+    ("-4", "返招至少要到"), ("²", "返到多少要写一个整数"), ("1", "返招至少要到"),
     ("99999999999999999999", "不能超过你的"), ("1" + "0" * 5000, "不能超过你的"),
     ("٣", "返到多少要写一个整数")])
 def test_a_bad_amount_is_refused_and_changes_nothing(played: tuple[Client, str], amount: str,

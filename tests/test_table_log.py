@@ -107,6 +107,10 @@ def test_the_fourth_card_being_squeezed_is_not_in_the_log(client: Client) -> Non
     # the learner's own card (R7) stays hidden; a bot may hold the other red 7, shown
     mine = [part for part in fourth.split("：", 1)[1].split("，") if part.startswith("你")]
     assert mine == ["你 还盖着"]
+    client.cookies["django_language"] = "en"  # not "You still face down": the card is
+    fourth = next(t for t in lines(client.get(url).content.decode())
+                  if t.startswith("The fourth card"))
+    assert "yours still face down" in fourth and "You" not in fourth
 
 
 def test_an_all_in_call_says_all_in(client: Client) -> None:

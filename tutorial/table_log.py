@@ -137,9 +137,11 @@ def _card_dealt_line(hand: Hand, number: int, name: Callable[[int], str],
         if cards_dealt(hand, seat) <= number:
             continue  # folded before this round's deal
         label = hand.cards[seat][number]
-        card = (pgettext("log", "还盖着") if squeezing and seat == HUMAN and number == 3 else
-                format_html("{}{}{}{}", label, _("（"), chinese(card_by_label(label).kind.name_zh),
-                            _("）")))
+        if squeezing and seat == HUMAN and number == 3:  # "你 还盖着", "yours still face down"
+            shown.append(format_html("{}", pgettext("log", "%(you)s 还盖着") % {"you": name(seat)}))
+            continue
+        card = format_html("{}{}{}{}", label, _("（"), chinese(card_by_label(label).kind.name_zh),
+                           _("）"))
         shown.append(format_html("{} {}", name(seat), card))
     title = (_("发第三张（明牌）：%(cards)s") if number == 2 else
              _("发第四张（串开后亮出）：%(cards)s"))

@@ -137,18 +137,44 @@ def higher(options: list[dict[str, Any]], best: dict[str, Any], rival: dict[str,
 
 
 def percent(x: float) -> str:
-    """A share as a percentage: whole numbers, one decimal below 1 % (never a bare 0)."""
-    return f"{100 * x:.0f}" if x >= 0.01 or x == 0 else f"{100 * x:.1f}"
+    """A share as a percentage: whole numbers, one decimal below 1 %, two below 0.1 %
+    (a share above 0 never shows as 0, nor as "0.0"), "<0.01" below that."""
+    if x >= 0.01 or x == 0:
+        return f"{100 * x:.0f}"
+    for digits in (1, 2):
+        text = f"{100 * x:.{digits}f}"
+        if float(text) > 0:
+            return text
+    return "<0.01"
+
+
+def share_percent(x: float) -> str:
+    """A share of deals as a percentage (:func:`percent`), and one below 1 never shown
+    as 100: "0%" and "100%" are said only of none and all of them."""
+    text = percent(x)
+    if x < 1 and text[0].isdigit() and float(text) >= 100:
+        for digits in (1, 2):
+            text = f"{100 * x:.{digits}f}"
+            if float(text) < 100:
+                return text
+        return ">99.99"
+    return text
 
 
 def shares(a: float, b: float) -> tuple[str, str]:
     """Two shares as percentages that compare as the shares do: one decimal more when
-    whole numbers would show different shares as equal."""
+    whole numbers would show different shares as equal, or a share between 0 and 1 as
+    0 or 100 (:func:`share_percent`)."""
+
+    def faithful(text: str, share: float) -> bool:
+        return (float(text) == 0) == (share == 0) and (float(text) == 100) == (share == 1)
+
     for digits in (0, 1, 2):
         x, y = f"{100 * a:.{digits}f}", f"{100 * b:.{digits}f}"
-        if (float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b):
+        if ((float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b)
+                and faithful(x, a) and faithful(y, b)):
             return x, y
-    return x, y
+    return share_percent(a), share_percent(b)
 
 
 def chips(x: float) -> str:
@@ -172,7 +198,7 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
-        "win": f"{100 * d.get('win', 0):.0f}", "win_se": percent(d.get("win_stderr", 0))}
+        "win": share_percent(d.get("win", 0)), "win_se": percent(d.get("win_stderr", 0))}
     exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
@@ -183,6 +209,8 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
             first = _("“%(best)s”和你的“%(chosen)s”平均差不多") % words
         elif exact and d["loss"] >= 0:
             first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码") % words
+        elif exact and d.get("against_choice"):
+            first = _("你的“%(chosen)s”比你在牌桌上选的“%(best)s”平均多 %(ahead)s 个筹码") % words
         elif exact:
             first = _("你的“%(chosen)s”比别的选择里最好的“%(best)s”平均多 %(ahead)s 个筹码") % words
         elif words["loss"] == "0.0":
@@ -191,6 +219,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         elif d["loss"] >= 0:
             first = _("“%(best)s”比你的“%(chosen)s”平均多 %(loss)s 个筹码，95%% 的把握在 "
                       "%(low)s 到 %(high)s 之间") % words
+        elif d.get("against_choice"):
+            first = _("你的“%(chosen)s”比你在牌桌上选的“%(best)s”平均多 %(ahead)s 个筹码，"
+                      "95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s 之间") % words
         else:
             first = _("你的“%(chosen)s”比“%(best)s”（在另一批牌局上挑出的别的选择里最好的）"
                       "平均多 %(ahead)s 个筹码，95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s "
@@ -439,11 +470,14 @@ def _picked(d: dict[str, Any], j: int, opening: int) -> dict[str, Any]:
         other = d["options"][rival]
         loss = other["ev"] - mine["ev"]
         se = (other["stderr"] ** 2 + mine["stderr"] ** 2) ** 0.5
+    # compared with the learner's choice at the table (the sentence says so, not "the best
+    # of the others"): the pick that beat it, or any pick when the choice was the best
     top = d["options"][rival]
     verdict = d["grade"] if j == d["chosen"] else grade(loss, se, opening)
     return {"option": mine, "loss": loss, "se": se, "grade": verdict, "gloss": gloss(verdict),
             "why": why({**d, "chosen": j, "rival": rival, "loss": loss, "loss_stderr": se,
-                        "grade": verdict},
+                        "grade": verdict,
+                        "against_choice": j != d["chosen"] and rival == d["chosen"]},
                        top["label"], mine["label"]),
             "options": [{**o, "chosen": i == j} for i, o in enumerate(d["options"])],
             "higher": d["higher"]}
@@ -490,10 +524,11 @@ def _raise_amount(request: HttpRequest, context: dict[str, Any], game: Game,
     try:
         amount = parse_int(raw, 0, MAX_AMOUNT)
     except NumberError as e:
-        if not (e.out_of_range and raw.isascii() and raw.isdigit()):
+        if not e.out_of_range:
             context["error"] = _("返到多少要写一个整数")
             return _answer(request, context, 400)
-        amount = MAX_AMOUNT + 1  # a whole number past any 钵钵: the engine says the limit
+        # a whole number below 0 or past any 钵钵: the engine says the limit it breaks
+        amount = -1 if e.too_small else MAX_AMOUNT + 1
     try:
         return game.verify(Action(Act.RAISE, coach.HUMAN, amount))
     except ActionError as e:

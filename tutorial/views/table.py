@@ -158,9 +158,21 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
 }
 
 
-def error_message(error: ActionError, names: dict[str, str] | None = None) -> str:
+#: The refusals that name a seat, worded for the learner's own seat ("你的钵钵空了",
+#: not "你 的钵钵空了" / "You’s 钵钵").
+YOU_MESSAGES: dict[ErrorCode, str] = {
+    ErrorCode.SEAT_LEFT: N_("你已经离座了"),
+    ErrorCode.BOBO_EMPTY: N_("你的钵钵空了：先补钵钵（至少 %(min)s）或者离座"),
+}
+
+
+def error_message(error: ActionError, names: dict[str, str] | None = None,
+                  you: str | None = None) -> str:
     """``error`` worded in the current language; ``names`` maps stored player names to
-    the names shown."""
+    the names shown; ``you``: the learner's stored name (a refusal about their seat says
+    "you")."""
+    if you is not None and error.code in YOU_MESSAGES and error.params.get("name") == you:
+        return _(YOU_MESSAGES[error.code]) % error.params
     names = names or {}
     params: dict[str, Any] = {}
     for key, value in error.params.items():
@@ -234,7 +246,7 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
             "tail_name": group_html(view.tail_group),
         })
     reasons = {"stake": _("以自己的下注为限"), "left": _("对方只剩这么多"),
-               "shared": _("头尾一样大，平分")}
+               "shared": _("头尾一样大，尽量平分")}
     transfers = [{
         "to": name[t["to"]], "source": name[t["from"]], "amount": t["amount"],
         "pi": t["reason"] == "pi", "why": reasons[t["limited_by"]],
@@ -416,14 +428,17 @@ def start(request: HttpRequest) -> HttpResponse:
         level = request.POST.get("level", "simple")
         if level not in (*BOT_LEVELS, "mixed"):
             raise Rejected(_("未知的电脑水平"))
-        stakes = get_stakes(request.POST.get("stakes", "1、3"))
+        try:
+            stakes = get_stakes(request.POST.get("stakes", "1、3"))
+        except RulesError:  # the engine's message is English only
+            raise Rejected(_("没有这种注码：只能打 1、3，5、10 或 5、20")) from None
         mango = request.POST.get("mango", "fixed")
         if mango not in ("fixed", "escalating"):
             raise Rejected(_("未知的芒果规则"))
         rules = Rules().with_options(stakes=stakes, diwang=request.POST.get("diwang") == "on",
                                      sanhua=request.POST.get("sanhua") == "on", mango=mango)
-    except (Rejected, RulesError) as e:
-        context["error"] = e.message if isinstance(e, Rejected) else str(e)
+    except Rejected as e:
+        context["error"] = e.message
         return render(request, "table/start.html", context, status=400)
     levels = [level if level != "mixed" else ("strong" if i % 2 else "simple")
               for i in range(bots)]
@@ -462,7 +477,8 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
                 else:
                     game.apply(_human_action(request, game, table))
             except ActionError as e:
-                raise Rejected(error_message(e, display_names(game))) from None
+                raise Rejected(error_message(e, display_names(game),
+                                             game.seats[HUMAN].name)) from None
             jobs.advance(table, game, before, coach_on)
     except Rejected as e:
         table = _load(request, table_id)
