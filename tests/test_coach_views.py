@@ -368,3 +368,31 @@ def test_a_hand_without_a_betting_decision_is_reviewed_with_none() -> None:
     export = list(practice_exports(["simple"] * 3, 3, 1))[-1]
     data = review_export(export, 3, worlds=10)
     assert data["decisions"] == [] and data["net"] == -1
+
+
+def test_summary_says_why_a_small_loss_is_good(played: tuple[Client, str]) -> None:
+    """A 好 beside 少了 0.8 said nothing of why: the summary now says the loss is under
+    half the 发招 (the review's sentence gives the same reason); other grades do not."""
+    client, tid = played
+    client.get(f"/coach/{tid}/2/summary", HTTP_HX_REQUEST="true")  # computed and stored
+    row = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=2)
+    d = row.data["decisions"][0]
+    for grade, said in (("好", True), ("失误", False)):
+        d.update(grade=grade, loss=0.8 if said else 8.0, loss_stderr=0.1)
+        row.save(update_fields=["data"])
+        html = client.get(f"/coach/{tid}/2/summary", HTTP_HX_REQUEST="true").content.decode()
+        assert ("少了 0.8，不到发招的一半" in html) is said
+        assert ("少了 8.0" in html) is not said
+    d.update(grade="好", loss=0.8, loss_stderr=0.1)
+    row.save(update_fields=["data"])
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/coach/{tid}/2/summary", HTTP_HX_REQUEST="true").content.decode()
+    assert "0.8 given up, below half the 发招" in html
+
+
+def test_start_page_does_not_say_the_strong_bot_slow_plays(client: Client) -> None:
+    """It said 会躺 (slow-plays): `strong` bets every hand with an edge of 0.4 or more
+    when it may (3,000 strong-vs-strong hands: it checked 0–1 % of them in rounds 2–3);
+    it does bet some weak hands (打鸡), now and then."""
+    html = client.get("/table/").content.decode()
+    assert "会躺" not in html and "偶尔打鸡" in html
