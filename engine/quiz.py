@@ -663,6 +663,23 @@ class SplitOption:
     best: bool  # has the highest EV as shown (several when they show the same figure)
     naive: bool  # the "strongest 头, then strongest 尾" split
 
+    @property
+    def percents(self) -> tuple[int, int, int]:
+        """吃 / 走 / 死 as whole percentages that sum to 100."""
+        win, push, lose = whole_percents(self.p_win, self.p_push, self.p_lose)
+        return win, push, lose
+
+
+def whole_percents(*shares: float) -> tuple[int, ...]:
+    """Shares that sum to 1 as whole percentages that sum to 100 (largest remainders get
+    the points that rounding down leaves over)."""
+    exact = [share * 100 for share in shares]
+    floors = [int(x) for x in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda i: floors[i] - exact[i])
+    for i in by_remainder[:100 - sum(floors)]:
+        floors[i] += 1
+    return tuple(floors)
+
 
 @dataclass(frozen=True)
 class SplitQuestion(Question):

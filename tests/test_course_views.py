@@ -322,7 +322,7 @@ def test_betting_judgements_are_the_engines(client: Client) -> None:
         assert ex.options == ("瞧", "甩")
         advice = advise(ex.bet.cards, get_rules("xuanjing"))
         best = advice.splits[advice.best]
-        win, push, lose = course.whole_percents(best.p_win, best.p_push, best.p_lose)
+        win, push, lose = q.whole_percents(best.p_win, best.p_push, best.p_lose)
         assert win + push + lose == 100
         assert abs(win - 100 * best.p_win) < 1 and abs(lose - 100 * best.p_lose) < 1
         call = (win - lose) * ex.bet.level / 100
@@ -350,9 +350,9 @@ def test_betting_judgements_are_the_engines(client: Client) -> None:
 
 
 def test_whole_percents_sum_to_100() -> None:
-    assert course.whole_percents(1 / 3, 1 / 3, 1 / 3) == (34, 33, 33)
-    assert course.whole_percents(0.10466, 0.48236, 0.41298) == (11, 48, 41)  # not 10/48/41
-    assert course.whole_percents(0.0, 0.0, 1.0) == (0, 0, 100)
+    assert q.whole_percents(1 / 3, 1 / 3, 1 / 3) == (34, 33, 33)
+    assert q.whole_percents(0.10466, 0.48236, 0.41298) == (11, 48, 41)  # not 10/48/41
+    assert q.whole_percents(0.0, 0.0, 1.0) == (0, 0, 100)
 
 
 def test_english_course_pages_pass_the_language_checks(client: Client) -> None:

@@ -409,6 +409,20 @@ def test_the_split_loss_is_the_difference_of_the_figures_in_the_table(
         assert float(loss.group(1)) == pytest.approx(max(shown) - shown[chosen], abs=1e-9)
 
 
+def test_the_split_tables_percentages_add_up_to_100(client: Client) -> None:
+    """Each row's 吃 / 走 / 死 were rounded one by one: seed 1's first split read 0% /
+    13% / 86% (0.4 %, 13.3 %, 86.3 %). Now whole percentages that sum to 100."""
+    token, question = issue(client, "split", 1, 1)
+    assert isinstance(question, q.SplitQuestion)
+    html = post(client, "split", token, {"split": str(question.options[0].index)}
+                ).content.decode()
+    rows = re.findall(r'<td class="quiz-num">(\d+)%</td><td class="quiz-num">(\d+)%</td>'
+                      r'<td class="quiz-num">(\d+)%</td>', html)
+    assert len(rows) == len(question.options)
+    assert all(sum(map(int, row)) == 100 for row in rows)
+    assert rows[0] == ("1", "13", "86")  # the largest remainder (0.43) gets the point
+
+
 def test_showdown_order_line_in_english_is_not_a_gloss_in_brackets(client: Client) -> None:
     """The 尾大吃皮 order read 「甲 [Tail (尾) 天官九] › …」 in English."""
     client.cookies["django_language"] = "en"

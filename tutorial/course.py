@@ -92,17 +92,6 @@ BET_WHY = ("最好的分法：头 %(head)s，尾 %(tail)s。对手拿随便一�
            "实战里要再掂量。")
 
 
-def whole_percents(*shares: float) -> tuple[int, ...]:
-    """Shares that sum to 1 as whole percentages that sum to 100 (largest remainders get
-    the points that rounding down leaves over)."""
-    exact = [share * 100 for share in shares]
-    floors = [int(x) for x in exact]
-    by_remainder = sorted(range(len(exact)), key=lambda i: floors[i] - exact[i])
-    for i in by_remainder[:100 - sum(floors)]:
-        floors[i] += 1
-    return tuple(floors)
-
-
 @cache
 def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     """The better answer to ``bet`` (an index of :data:`BET_OPTIONS`) and the figures of
@@ -113,7 +102,7 @@ def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     adds up) against the stake that 甩 gives up."""
     advice = advise(bet.cards, RULES)
     best = advice.splits[advice.best]
-    win, push, lose = whole_percents(best.p_win, best.p_push, best.p_lose)
+    win, push, lose = q.whole_percents(best.p_win, best.p_push, best.p_lose)
     call = (win - lose) * bet.level / 100
     answer = 0 if call > -bet.stake else 1
     return answer, {
