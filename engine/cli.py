@@ -23,7 +23,7 @@ from .numbers import MAX_DIGITS, NumberError, parse_int
 from .review import WORLDS, ReviewError, decision_json, review
 from .rules import Rules, RulesError, get_rules
 from .settle import Seat, SettleError, settle
-from .showdown import SAMPLES, ShowdownError, parse_situation, price, pricing_json
+from .showdown import SAMPLES, Pricing, ShowdownError, parse_situation, price, pricing_json
 
 
 class InputError(ValueError):
@@ -103,7 +103,8 @@ def _split_text(report: dict[str, Any]) -> str:
                      f"（照头最大分，期望少 {best['ev'] - naive['ev']:.3f}）")
     if report["sanhua"]:
         lines.append(f"可报{report['sanhua']}：本手不输不赢（期望按分牌比牌计算，未计三花）")
-    lines.append(f"对手模型：{report['opponent']}（一对一比牌，对手从其余 28 张中随机拿 4 张）")
+    lines.append(f"对手模型：按接近均衡的混合策略分牌（可利用度 {report['exploitability']:.6f}）；"
+                 "一对一比牌，对手从其余 28 张中随机拿 4 张")
     return "\n".join(lines)
 
 
@@ -204,7 +205,7 @@ def _settle_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _showdown_text(report: dict[str, Any]) -> str:
+def _showdown_text(report: dict[str, Any], pricing: Pricing, seed: int) -> str:
     lines = []
     for i, o in enumerate(report["options"]):
         mark = "★" if i == report["best"] else " "
@@ -212,7 +213,10 @@ def _showdown_text(report: dict[str, Any]) -> str:
                 f"头 {' '.join(o['head']):<8} 尾 {' '.join(o['tail']):<8}")
         err = f" ± {o['stderr']:.2f}" if o["stderr"] else ""
         lines.append(f"{mark} {what} 期望 {o['ev']:+.2f}{err} 筹码")
-    lines.append(f"模型：{report['model']}")
+    counted = (f"精确计算 {pricing.deals} 种暗牌组合" if pricing.exact else
+               f"抽样 {pricing.deals} 副牌（种子 {seed}）")
+    lines.append(f"模型：{counted}；对手的暗牌取自没见过的牌，按分牌建议的均衡混合策略分牌，"
+                 "不报三花；按真实规则结算")
     return "\n".join(lines)
 
 
@@ -235,18 +239,33 @@ def _review(data: Any, worlds: int, seed: int, as_json: bool) -> str:
         return json.dumps({"decisions": report}, ensure_ascii=False)
     lines = []
     for d in report:
+        labels = [Act(o["kind"]).label + (f" {o['amount']}" if "amount" in o else "")
+                  for o in d["options"]]
+        # The loss is the rival's chips minus the choice's, on the same worlds: below 0
+        # the choice did better (README "Decisions priced").
+        rival = labels[d.get("rival", d["best"])]
+        if d["loss"] < 0:
+            low, high = -d["high"], -d["low"]
+            versus = f"比“{rival}”多赢 {-d['loss']:.1f}"
+        else:
+            low, high = d["low"], d["high"]
+            versus = f"比“{rival}”少赢 {d['loss']:.1f}"
         if d["exact"]:  # every world counted: no interval, no error
-            lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，精确；"
+            lines.append(f"第 {d['round']} 轮：{d['grade']}（{versus}，精确；"
                          f"比到底赢 {100 * d['win']:.0f}%）")
         else:
-            lines.append(f"第 {d['round']} 轮：{d['grade']}（少赢 {d['loss']:.1f}，95% 区间 "
-                         f"{d['low']:.1f} 到 {d['high']:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
+            lines.append(f"第 {d['round']} 轮：{d['grade']}（{versus}，95% 区间 "
+                         f"{low:.1f} 到 {high:.1f}；比到底赢 {100 * d['win']:.0f}% ± "
                          f"{100 * d['win_stderr']:.0f}%）")
         for i, o in enumerate(d["options"]):
             mark = "★" if i == d["best"] else "→" if i == d["chosen"] else " "
-            amount = f" {o['amount']}" if "amount" in o else ""
             error = f"± {o['stderr']:.1f}" if o["stderr"] or not d["exact"] else "精确"
-            lines.append(f"  {mark} {Act(o['kind']).label}{amount} 期望 {o['ev']:+.1f} {error}")
+            lines.append(f"  {mark} {labels[i]} 期望 {o['ev']:+.1f} {error}")
+        top = max(range(len(d["options"])), key=lambda i: d["options"][i]["ev"])
+        if round(d["options"][top]["ev"], 1) > round(d["options"][d["best"]]["ev"], 1):
+            lines.append(f"  注：比较用的“{rival}”是在另一批牌局上挑出来的。在这张表的牌局上"
+                         f"“{labels[top]}”的平均数更高，但在同一批牌局上挑出来的最高数总会偏高，"
+                         "所以不拿它来比。")
     return "\n".join(lines)
 
 
@@ -287,8 +306,9 @@ def _count(low: int, high: int) -> Callable[[str], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="python -m engine", description="扯旋 rules engine")
-    common = _Parser(add_help=False)
-    common.add_argument("--json", action="store_true", help="exact JSON output")
+    as_json = _Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="exact JSON output")
+    common = _Parser(add_help=False, parents=[as_json])
     common.add_argument("--rules", default="xuanjing", help="rule set: xuanjing (default) or app")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("catalogue", parents=[common], help="all 151 two-card groups, strongest first")
@@ -301,8 +321,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"deals sampled when enumeration is too big (default {SAMPLES}, "
                         f"at most {MAX_SAMPLES})")
     p_show.add_argument("--seed", type=int, default=0, help="random seed of the sampling")
-    p_review = sub.add_parser("review", parents=[common],
-                              help="price every betting decision of a practice hand (JSON)")
+    # review has no --rules: the hand is replayed under the rules of its own config
+    p_review = sub.add_parser("review", parents=[as_json],
+                              help="price every betting decision of a practice hand (JSON; "
+                              "the hand's own rules)")
     p_review.add_argument("--worlds", type=_count(1, MAX_WORLDS), default=WORLDS,
                           help=f"sampled worlds per decision (default {WORLDS}, "
                           f"at most {MAX_WORLDS})")
@@ -326,6 +348,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "build-strategy":
             print("\n".join(build_strategy(args.rules or ["xuanjing", "app"], args.out)))
             return 0
+        if args.command == "review":
+            print(_review(_stdin_json(), args.worlds, args.seed, args.json))
+            return 0
         rules = get_rules(args.rules)
         if args.command == "catalogue":
             print(catalogue(rules, args.json))
@@ -344,11 +369,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(report, ensure_ascii=False) if args.json else _settle_text(report))
         elif args.command == "showdown":
             situation = parse_situation(_stdin_json(), args.rules)
-            report = pricing_json(price(situation, args.samples, args.seed))
+            pricing = price(situation, args.samples, args.seed)
+            report = pricing_json(pricing)
             print(json.dumps(report, ensure_ascii=False) if args.json
-                  else _showdown_text(report))
-        elif args.command == "review":
-            print(_review(_stdin_json(), args.worlds, args.seed, args.json))
+                  else _showdown_text(report, pricing, args.seed))
         elif args.command == "simulate":
             from .simulate import parse_bots, report_text, simulate
 

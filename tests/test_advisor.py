@@ -326,7 +326,7 @@ def test_cli_split_text() -> None:
     out = run("split", "R10", "B10", "BJ", "R2")
     assert out.returncode == 0, out.stderr
     assert "期望" in out.stdout and "吃" in out.stdout and "走" in out.stdout
-    assert "死" in out.stdout and "三花十" in out.stdout and "fictitious-play" in out.stdout
+    assert "死" in out.stdout and "三花十" in out.stdout and "可利用度" in out.stdout
 
 
 @pytest.mark.parametrize(("args", "stdin"), [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import subprocess
 import sys
 
@@ -133,3 +134,68 @@ def test_hostile_input_exits_2_with_one_line_quickly(case: int) -> None:
     assert out.returncode == 2, (args, out.stderr[-300:])
     assert out.stdout == "" and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("error: ")
+
+
+def test_text_output_speaks_chinese() -> None:
+    """The default (text) output is Chinese: the split's opponent model and the
+    showdown's model were English sentences in the middle of it."""
+    split = run("split", "RQ", "R6", "R7", "B9")
+    assert split.returncode == 0
+    assert "对手模型：按接近均衡的混合策略分牌（可利用度 0.0009" in split.stdout
+    assert "fictitious" not in split.stdout and "exploitability" not in split.stdout
+    spot = {"me": {"cards": ["RQ", "R6", "R7", "B9"], "stake": 20},
+            "opponents": [{"visible": ["B10", "R8"], "stake": 20}], "folded": [3, 10]}
+    show = run("showdown", stdin=json.dumps(spot))
+    assert show.returncode == 0
+    assert "模型：精确计算 325 种暗牌组合；" in show.stdout
+    assert "exact" not in show.stdout and "settlement" not in show.stdout
+    sampled = run("showdown", "--samples", "50", "--seed", "3",
+                  stdin=json.dumps({**spot, "opponents": [
+                      {"visible": ["B10", "R8"], "stake": 20}, {"visible": ["B4", "B7"],
+                                                                "stake": 15},
+                      {"visible": ["R2", "JK"], "stake": 60}]}))
+    assert "模型：抽样 50 副牌（种子 3）；" in sampled.stdout
+    # --json keeps the exact English model for programs
+    assert "exact over 325" in json.loads(run("showdown", "--json",
+                                              stdin=json.dumps(spot)).stdout)["model"]
+
+
+def test_review_text_names_the_rival() -> None:
+    """The loss is the rival's chips minus the choice's: a negative one read '少赢 -7.0'."""
+    from tests.test_review import export
+
+    out = run("review", "--worlds", "20", stdin=json.dumps(export()))
+    assert out.returncode == 0, out.stderr
+    heads = [line for line in out.stdout.splitlines() if line.startswith("第 ")]
+    assert heads and all(re.search(r"（比“[^”]+”(多|少)赢 \d", h) for h in heads), heads
+    assert "少赢 -" not in out.stdout and "多赢 -" not in out.stdout
+    report = json.loads(run("review", "--json", "--worlds", "20",
+                            stdin=json.dumps(export())).stdout)["decisions"]
+    assert all(("多赢" if d["loss"] < 0 else "少赢") in h
+               for d, h in zip(report, heads, strict=True))
+    assert any(d["loss"] < 0 for d in report) and any(d["loss"] > 0 for d in report)
+
+
+def test_review_takes_no_rules_flag() -> None:
+    """review replays the hand under its own config's rules: --rules was accepted and
+    ignored; it is now a usage error."""
+    from tests.test_review import export
+
+    out = run("review", "--rules", "app", stdin=json.dumps(export()))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: unrecognized arguments: --rules")
+
+
+def test_closed_pipe_is_no_traceback() -> None:
+    """`python -m engine … | head` closed stdout early: BrokenPipeError's traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "split", "--json"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write("RQ R2 R4 B4\n" * 400)
+    proc.stdin.close()
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err

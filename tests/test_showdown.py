@@ -125,7 +125,7 @@ def test_cli_json_contract() -> None:
     assert report["options"][report["best"]]["ev"] == max(o["ev"] for o in report["options"])
     assert "sampled" in report["model"]
     text = run(json.dumps(ONE))
-    assert text.returncode == 0 and "★" in text.stdout and "exact" in text.stdout
+    assert text.returncode == 0 and "★" in text.stdout and "模型：精确计算" in text.stdout
 
 
 @pytest.mark.parametrize("bad", [
