@@ -123,7 +123,8 @@ def simulate(levels: Sequence[str], hands: int, seed: int = 0,
         raise RulesError("play at least one hand")
     warm(rules)
     n = len(levels)
-    names = [f"{lv}{i + 1}" for i, lv in enumerate(levels)]
+    # strong1, simple2; a probe ending in a digit gets a "#": top-25#3, not top-253
+    names = [f"{lv}{'#' if lv[-1].isdigit() else ''}{i + 1}" for i, lv in enumerate(levels)]
     rotations = n if duplicate else 1
     fresh = fresh or duplicate
     # in rotation r, player i sits at seat (i + r) % n: seat s holds player (s - r) % n
@@ -188,8 +189,12 @@ def report_text(result: SimResult) -> str:
     if result.rotations > 1:
         lines.append(f"复式：{result.hands} 副牌，每副轮换座位打 {result.rotations} 次，"
                      "每手的数是一副牌各次的平均")
+    width = max(10, *(len(b.name) for b in result.bots))
     for b in result.bots:
-        lines.append(f"{b.name:<10} 净 {b.net:+8d}  每手 {b.mean:+.3f} ± {b.ci95:.3f} (95%)"
+        # one deal gives no spread to measure: no interval rather than "± 0.000"
+        spread = (f" ± {b.ci95:.3f} (95%)" if result.hands > 1 else
+                  "（只一副牌，没有区间）" if result.rotations > 1 else "（只一手，没有区间）")
+        lines.append(f"{b.name:<{width}} 净 {b.net:+8d}  每手 {b.mean:+.3f}{spread}"
                      f"  添钵 {b.rebuys}")
     words = {"fold": "甩得只剩一家", "xiu": "休过河", "showdown": "比牌"}
     lines.append("结局：" + "，".join(

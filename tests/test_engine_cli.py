@@ -199,3 +199,16 @@ def test_closed_pipe_is_no_traceback() -> None:
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_simulate_names_and_one_hand() -> None:
+    """A probe ending in a digit read as another probe (top-25 in seat 4: 'top-254'), and
+    one hand printed '± 0.000' as if its mean were certain."""
+    out = run("simulate", "--hands", "1", "--bots", "strong,top-25,simple")
+    assert out.returncode == 0, out.stderr
+    assert "top-25#2 " in out.stdout and "strong1 " in out.stdout and "simple3 " in out.stdout
+    assert "± 0.000" not in out.stdout and out.stdout.count("（只一手，没有区间）") == 3
+    names = [b["name"] for b in json.loads(run("simulate", "--json", "--hands", "2", "--bots",
+                                                "strong,top-25").stdout)["bots"]]
+    assert names == ["strong1", "top-25#2"]
+    assert "(95%)" in run("simulate", "--hands", "2").stdout
