@@ -200,6 +200,9 @@ def _settle_text(report: dict[str, Any]) -> str:
         cap = {"stake": "以自己的下注为限", "left": "对方只剩这么多",
                "shared": "头尾一样大，平分"}[t["limited_by"]]
         lines.append(f"{t['to']} {why} {t['from']} {t['amount']}（{cap}）")
+    for name, amount in report["returned"].items():  # as the /calc/ page says it
+        lines.append(f"{name} 的皮还剩 {amount}：没有人够资格再拿（每人最多拿自己下的数），"
+                     f"退回给 {name}")
     for s in report["seats"]:
         lines.append(f"{s['name']}: {s['net']:+d}")
     return "\n".join(lines)

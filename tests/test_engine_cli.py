@@ -212,3 +212,15 @@ def test_simulate_names_and_one_hand() -> None:
                                                 "strong,top-25").stdout)["bots"]]
     assert names == ["strong1", "top-25#2"]
     assert "(95%)" in run("simulate", "--hands", "2").stdout
+
+
+def test_settle_text_says_what_goes_back() -> None:
+    """The text left out the 皮 nobody could take: 丙's 60 of 100 went back unsaid."""
+    table = {"seats": [
+        {"name": "甲", "stake": 10, "head": ["RQ", "RQ"], "tail": ["R3", "JK"]},
+        {"name": "乙", "stake": 30, "head": ["R2", "R7"], "tail": ["BJ", "B8"]},
+        {"name": "丙", "stake": 100, "folded": True}]}
+    out = run("settle", stdin=json.dumps(table))
+    assert out.returncode == 0, out.stderr
+    assert "丙 的皮还剩 60：没有人够资格再拿（每人最多拿自己下的数），退回给 丙" in out.stdout
+    assert "丙: -40" in out.stdout
