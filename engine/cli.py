@@ -90,7 +90,13 @@ def split_report(codes: Sequence[str] | str, rules: Rules) -> dict[str, Any]:
 
 def _split_text(report: dict[str, Any]) -> str:
     lines = [f"手牌 {' '.join(report['cards'])}"]
+    listed: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for i, s in enumerate(report["splits"]):
+        # a hand holding two cards of one kind pairs up the same two groups twice: list once
+        key = (tuple(s["head"]["cards"]), tuple(s["tail"]["cards"]))
+        if key in listed:
+            continue
+        listed.add(key)
         mark = "★" if i == report["best"] else " "
         head = Group.parse(" ".join(s["head"]["cards"])).display_name()
         tail = Group.parse(" ".join(s["tail"]["cards"])).display_name()

@@ -224,3 +224,12 @@ def test_settle_text_says_what_goes_back() -> None:
     assert out.returncode == 0, out.stderr
     assert "丙 的皮还剩 60：没有人够资格再拿（每人最多拿自己下的数），退回给 丙" in out.stdout
     assert "丙: -40" in out.stdout
+
+
+def test_split_text_lists_a_pairing_of_the_same_groups_once() -> None:
+    """RQ R2 RQ B4 pairs up 天官六 / 天地公子 twice (the two 天 cards swap): the text
+    listed that split twice; the JSON keeps all three pairings (its indices)."""
+    out = run("split", "RQ", "R2", "RQ", "B4")
+    assert out.returncode == 0
+    assert out.stdout.count("天官六") == 1 and out.stdout.count("★") == 1
+    assert len(json.loads(run("split", "RQ", "R2", "RQ", "B4", "--json").stdout)["splits"]) == 3
