@@ -389,6 +389,60 @@ def test_login_attempts_are_limited_per_account_and_per_client(
     assert statuses == [200] * 6 + [429] * 2
 
 
+def test_the_per_account_limit_counts_every_spelling_django_logs_in_with(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's login form applies NFKC to the username, so "ａｌｉｃｅ" (full width) and
+    "alice " log in as "alice": they count against "alice" too (each spelling had a
+    counter of its own, ten more guesses per spelling)."""
+    monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": (100, 600),
+                            "login-account": (3, 600)}
+    make_user()
+    assert log_in(Client(), "ａｌｉｃｅ").status_code == 302  # the same account
+    for name in ("alice", "ａｌｉｃｅ", " alice"):
+        assert log_in(Client(REMOTE_ADDR="10.0.0.1"), name, "bad").status_code in (200, 429)
+    for name in ("ａｌｉｃｅ", "ａlice", "alicｅ", "ALICE"):
+        response = log_in(Client(REMOTE_ADDR="10.0.0.2"), name)
+        assert response.status_code == 429, name
+    assert accounts.account_tag("ａｌｉｃｅ") == accounts.account_tag("alice")
+
+
+def test_a_login_whose_merge_fails_leaves_the_visitor_their_session_and_progress(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Login and merge are one transaction: the old session (the key the anonymous
+    progress is under) was deleted by the login even when the merge then failed, which
+    left the progress under a key no cookie holds."""
+    make_user()
+    client = Client(raise_request_exception=False)
+    key = session_key(client)
+    course(key, "groups", stars=3, done=T0)
+
+    def fails(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("merge failed")
+
+    monkeypatch.setattr(accounts, "merge", fails)
+    assert log_in(client, "alice").status_code == 500
+    assert Session.objects.filter(session_key=key).exists()
+    assert client.cookies["sessionid"].value == key
+    assert not LoginSession.objects.exists()
+    assert "得了 3 颗星" in client.get("/course/").text
+    monkeypatch.undo()
+    assert log_in(client, "alice").status_code == 302
+    assert CourseProgress.objects.get().session_key == accounts.user_key(User.objects.get().pk)
+
+
+def test_a_signup_whose_merge_fails_creates_no_account(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sign-up is all or nothing: no account whose recovery codes were never shown."""
+    client = Client(raise_request_exception=False)
+    key = session_key(client)
+    monkeypatch.setattr(accounts, "merge", lambda *args, **kwargs: 1 / 0)
+    assert signup(client, "alice").status_code == 500
+    assert not User.objects.exists() and not RecoveryCode.objects.exists()
+    assert Session.objects.filter(session_key=key).exists()
+    monkeypatch.undo()
+    assert signup(client, "alice").status_code == 200
+
+
 def test_password_checks_of_a_logged_in_learner_are_limited_too(
         settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from importlib import import_module
@@ -108,9 +109,14 @@ def remember_night(request: HttpRequest, night: Night) -> None:
 def _move_or_combine(model: type[Row], match: str, source: str, target: str,
                      combine: Callable[[Row, Row], None]) -> None:
     """Move each of ``source``'s rows to ``target``; where ``target`` has a row for the
-    same ``match`` value, ``combine(target_row, source_row)`` and drop the source row."""
+    same ``match`` value, ``combine(target_row, source_row)`` and drop the source row.
+
+    The rows are taken in the order of ``match``, the same for every merge and answer
+    (:func:`tutorial.models_quiz.rate_items`), so two devices merging into one account at
+    once wait for each other instead of each holding a row the other needs (on
+    PostgreSQL that deadlock failed one login)."""
     manager: Any = model._default_manager
-    for row in manager.select_for_update().filter(session_key=source).order_by("pk"):
+    for row in manager.select_for_update().filter(session_key=source).order_by(match, "pk"):
         lookup = {"session_key": target, match: getattr(row, match)}
         while True:
             mine = manager.select_for_update().filter(**lookup).first()
@@ -179,13 +185,16 @@ def merge(source: str, target: str, nights: Iterable[str] = (),
 
 def log_in(request: HttpRequest, user: User) -> None:
     """Django's ``login`` (a new session key: no fixation), with the anonymous
-    visitor's progress merged into the account and the session remembered."""
+    visitor's progress merged into the account and the session remembered, in one
+    transaction: should the merge fail, the old session (the key the progress is under)
+    is not deleted either, so nothing is left behind under a key no cookie holds."""
     source = "" if request.user.is_authenticated else reader_key(request)
     nights = [] if request.user.is_authenticated else night_tokens(request)
-    login(request, user)
-    request.session.pop(NIGHTS_KEY, None)
-    merge(source, user_key(user.pk), nights, user)
-    remember_session(request, user)
+    with transaction.atomic():
+        login(request, user)
+        request.session.pop(NIGHTS_KEY, None)
+        merge(source, user_key(user.pk), nights, user)
+        remember_session(request, user)
 
 
 def _store() -> Any:
@@ -248,8 +257,10 @@ def spend(code: RecoveryCode) -> bool:
 
 def account_tag(username: str) -> str:
     """The per-account rate-limit client for a typed username (hashed, so the counters
-    keep no usernames; the same for a username that does not exist)."""
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:40]
+    keep no usernames; the same for a username that does not exist).  NFKC first, as
+    Django's login form does: "ａｌｉｃｅ" logs in as "alice", so it counts as "alice"."""
+    name = unicodedata.normalize("NFKC", username).strip().casefold()
+    return hashlib.sha256(name.encode()).hexdigest()[:40]
 
 
 # --------------------------------------------------------------------------- export and erase

@@ -118,9 +118,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             context["form"] = UserCreationForm(initial={"username": request.POST.get("username")})
             return _limited(request, "registration/signup.html", context, wait)
         if form.is_valid():
-            user = form.save()
-            codes = accounts.new_recovery_codes(user)
-            accounts.log_in(request, user)
+            with transaction.atomic():  # all or nothing: no account whose codes were never shown
+                user = form.save()
+                codes = accounts.new_recovery_codes(user)
+                accounts.log_in(request, user)
             return _codes_page(request, codes, after)
         return render(request, "registration/signup.html", context, status=400)
     context["form"] = UserCreationForm()
