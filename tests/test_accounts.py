@@ -508,6 +508,17 @@ def test_recovery_code_resets_the_password_once_and_ends_sessions() -> None:
     assert RecoveryCode.objects.count() == 9
 
 
+def test_recovery_takes_the_username_as_login_does() -> None:
+    """The recovery form cleans the username as Django's login form does (NFKC, spaces
+    stripped): "ａｌｉｃｅ " logs in as "alice", so it recovers "alice" too."""
+    codes = re.findall(r"<code>([^<]+)</code>", signup(Client(), "alice").text)
+    response = Client().post("/accounts/recover/", {
+        "username": "ａｌｉｃｅ ", "code": codes[0], "new_password1": "fresh-pass-2026",
+        "new_password2": "fresh-pass-2026"})
+    assert response.status_code == 302
+    assert User.objects.get().check_password("fresh-pass-2026")
+
+
 def test_new_codes_need_the_password() -> None:
     make_user()
     client = Client()
