@@ -189,3 +189,15 @@ def test_two_kinds_answered_at_once_on_two_devices_rate_a_shared_card_twice(
              ["review_cards"]}
     for item, *_ in picks:
         assert (cards[item]["reviews"], cards[item]["lapses"]) == (3, 3), item
+
+
+def test_the_same_username_signed_up_on_two_devices_at_once(server: str) -> None:
+    """One account; the other devices are told the name is taken (400), never a 500."""
+    devices = [Visitor(server) for _ in range(4)]
+    results = at_once([(device, "POST", "/accounts/signup/", {
+        "username": "twin", "password1": PASSWORD, "password2": PASSWORD})
+        for device in devices])
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [200, 400, 400, 400], statuses
+    assert sum("<code>" in text for _, text in results) == 1
+    assert all("已存在" in text for status, text in results if status == 400)

@@ -24,8 +24,9 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse, reverse_lazy
@@ -118,11 +119,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             context["form"] = UserCreationForm(initial={"username": request.POST.get("username")})
             return _limited(request, "registration/signup.html", context, wait)
         if form.is_valid():
-            with transaction.atomic():  # all or nothing: no account whose codes were never shown
-                user = form.save()
-                codes = accounts.new_recovery_codes(user)
-                accounts.log_in(request, user)
-            return _codes_page(request, codes, after)
+            with transaction.atomic():  # all or nothing: no account whose codes were not shown
+                try:
+                    with transaction.atomic():
+                        user = form.save()
+                except IntegrityError:  # another device took the name since the form's check
+                    taken = User._meta.get_field("username").error_messages["unique"]
+                    form.add_error("username", ValidationError(taken, code="unique"))
+                else:
+                    codes = accounts.new_recovery_codes(user)
+                    accounts.log_in(request, user)
+                    return _codes_page(request, codes, after)
         return render(request, "registration/signup.html", context, status=400)
     context["form"] = UserCreationForm()
     return render(request, "registration/signup.html", context)
