@@ -624,3 +624,47 @@ def test_account_pages_for_phones_and_english() -> None:
     page = client.get("/accounts/")
     assert page.status_code == 200
     assert "Download my data" in page.text and "Log out" in page.text
+
+
+def test_writes_racing_the_deletion_of_their_account_leave_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second device whose request loaded the account just before it was deleted on the
+    first: its answer, lesson step or new table wrote rows under the deleted account's
+    key after the deletion (they outlived it).  Now the write is refused, no 500."""
+    from tests.test_course_views import right
+    from tests.test_quiz_views import issue
+    from tutorial import course as course_data
+    from tutorial.views import course as course_views
+    from tutorial.views import quiz as quiz_views
+    from tutorial.views import table as table_views
+
+    first = next(les for les in course_data.lessons() if les.exercises)
+
+    def deleted_meanwhile(real: Any) -> Any:
+        def replaced(request: Any) -> str:
+            assert request.user.is_authenticated or not User.objects.exists()  # loaded
+            for user in User.objects.all():  # deleted on the other device, at this moment
+                accounts.erase(user)
+            return str(real(request))
+        return replaced
+
+    for name, module, function, send in (
+        ("quiz", quiz_views, "_session_key", lambda phone: phone.post("/quiz/bigger/", {
+            "token": issue(phone, "bigger")[0], "choice": "a"})),
+        ("course", course_views, "reader_key", lambda phone: phone.post(
+            f"/course/{first.slug}/1/", {"seed": "11", **right(first.exercises[0], 11)})),
+        ("table", table_views, "reader_key", lambda phone: phone.post(
+            "/table/", {"bots": "2", "level": "simple"})),
+    ):
+        make_user()
+        phone = Client(raise_request_exception=False)
+        log_in(phone, "alice")
+        key = accounts.user_key(User.objects.get().pk)
+        with monkeypatch.context() as patch:
+            patch.setattr(module, function, deleted_meanwhile(getattr(module, function)))
+            response = send(phone)
+        assert response.status_code in (400, 403), (name, response.status_code)
+        assert not User.objects.exists(), name
+        for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
+            assert not model.objects.filter(session_key=key).exists(), (name, model)
+        assert not PracticeTable.objects.filter(owner=key).exists(), name

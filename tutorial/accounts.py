@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest
 
@@ -84,6 +85,18 @@ def writer_key(request: HttpRequest) -> str:
         key = request.session.session_key or ""
     assert key
     return key
+
+
+def hold_owner(key: str) -> None:
+    """Inside a transaction that writes rows under ``key``: for a learner's key, lock the
+    account's row (:func:`erase` locks it first too), so a write and the deletion of the
+    account run one after the other.  PermissionDenied when the account was deleted after
+    the request began (an answer sent from a second device at that moment): its rows
+    would have outlived the account, under a key nobody holds."""
+    if key.startswith(USER_PREFIX):
+        pk = key.removeprefix(USER_PREFIX)
+        if not list(User.objects.select_for_update().filter(pk=pk).values_list("pk")):
+            raise PermissionDenied("the account was deleted")
 
 
 def night_tokens(request: HttpRequest) -> list[str]:
@@ -191,6 +204,7 @@ def log_in(request: HttpRequest, user: User) -> None:
     source = "" if request.user.is_authenticated else reader_key(request)
     nights = [] if request.user.is_authenticated else night_tokens(request)
     with transaction.atomic():
+        hold_owner(user_key(user.pk))  # not deleted meanwhile: the merge would outlive it
         login(request, user)
         request.session.pop(NIGHTS_KEY, None)
         merge(source, user_key(user.pk), nights, user)
@@ -308,6 +322,7 @@ def erase(user: User) -> None:
     nights they organise, their sessions, their rate-limit counters and the account."""
     key = user_key(user.pk)
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # see hold_owner
         for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
             model.objects.filter(session_key=key).delete()
         tables = PracticeTable.objects.filter(owner=key)
