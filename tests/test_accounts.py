@@ -16,6 +16,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core import serializers
+from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from tutorial import accounts, jobs
@@ -663,8 +664,37 @@ def test_writes_racing_the_deletion_of_their_account_leave_nothing(
         with monkeypatch.context() as patch:
             patch.setattr(module, function, deleted_meanwhile(getattr(module, function)))
             response = send(phone)
+        # the site's pages, not Django's bare English ones: 403 when the write is refused,
+        # 400 when the deleted session could not be saved after it
         assert response.status_code in (400, 403), (name, response.status_code)
+        assert ("这一步没有记下" if response.status_code == 403 else "这个请求没能办完"
+                ) in response.text, name
         assert not User.objects.exists(), name
         for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
             assert not model.objects.filter(session_key=key).exists(), (name, model)
         assert not PracticeTable.objects.filter(owner=key).exists(), name
+
+
+def test_bad_request_and_forbidden_pages_are_the_sites_in_both_languages(settings: Any) -> None:
+    """A form over DATA_UPLOAD_MAX_MEMORY_SIZE, or a session ended during the request, is a
+    400; a write for a deleted account a 403: each was Django's bare English page."""
+    from tests.english import game_terms, untranslated
+
+    big = {"username": "alice", "password": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
+    for language, title in (("zh-hans", "这个请求没能办完"),
+                            ("en", "This request could not be completed")):
+        client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=language)
+        response = client.post("/accounts/login/", big)
+        assert response.status_code == 400 and title in response.text, language
+        assert 'class="site-main"' in response.text
+        if language == "en":
+            assert untranslated(response.text, game_terms()) == []
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    with translation.override("en"):
+        denied = render_to_string("403.html")
+    assert "This was not recorded" in denied and untranslated(denied, game_terms()) == []
+    with pytest.raises(PermissionDenied):
+        accounts.hold_owner("user:999")
+    accounts.hold_owner("some-session-key")  # a visitor's key: nothing to hold
