@@ -698,3 +698,26 @@ def test_bad_request_and_forbidden_pages_are_the_sites_in_both_languages(setting
     with pytest.raises(PermissionDenied):
         accounts.hold_owner("user:999")
     accounts.hold_owner("some-session-key")  # a visitor's key: nothing to hold
+
+
+def test_the_logout_address_opened_with_get_shows_the_button() -> None:
+    """GET /accounts/logout/ (a bookmark, a typed address) was an empty 405 page; it is
+    a page with the button now, and only the POST logs out."""
+    from tests.english import game_terms, untranslated
+
+    make_user()
+    for language, words in (("zh-hans", "退出以后"), ("en", "Once you log out")):
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        log_in(client, "alice")
+        page = client.get("/accounts/logout/")
+        assert page.status_code == 200 and words in page.text, language
+        assert 'action="/accounts/logout/"' in page.text
+        assert client.get("/accounts/").status_code == 200  # still logged in
+        assert client.post("/accounts/logout/").status_code == 302
+        assert client.get("/accounts/").status_code == 302
+        anonymous = client.get("/accounts/logout/")
+        assert anonymous.status_code == 200 and 'href="/accounts/login/"' in anonymous.text
+        if language == "en":
+            assert untranslated(page.text, game_terms()) == []
+            assert untranslated(anonymous.text, game_terms()) == []
+    assert Client().put("/accounts/logout/").status_code == 405

@@ -102,6 +102,16 @@ class Logout(auth_views.LogoutView):
         return super().post(request, *args, **kwargs)
 
 
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def logout_page(request: HttpRequest) -> HttpResponse:
+    """A POST logs out; a GET (an old bookmark, a typed address) shows the button instead
+    of an empty 405 page."""
+    if request.method == "POST":
+        return Logout.as_view()(request)
+    return render(request, "registration/logout.html")
+
+
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -265,7 +275,7 @@ urlpatterns = [
     path("", account, name="account"),
     path("login/", require_http_methods(["GET", "HEAD", "POST"])(
         same_for_newcomers(Login.as_view())), name="login"),
-    path("logout/", require_POST(Logout.as_view()), name="logout"),
+    path("logout/", logout_page, name="logout"),
     path("signup/", signup, name="signup"),
     path("recover/", recover, name="recover"),
     path("password/", require_http_methods(["GET", "HEAD", "POST"])(PasswordChange.as_view()),
