@@ -16,6 +16,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core import serializers
+from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from tutorial import accounts, jobs
@@ -389,6 +390,60 @@ def test_login_attempts_are_limited_per_account_and_per_client(
     assert statuses == [200] * 6 + [429] * 2
 
 
+def test_the_per_account_limit_counts_every_spelling_django_logs_in_with(
+        settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's login form applies NFKC to the username, so "ａｌｉｃｅ" (full width) and
+    "alice " log in as "alice": they count against "alice" too (each spelling had a
+    counter of its own, ten more guesses per spelling)."""
+    monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": (100, 600),
+                            "login-account": (3, 600)}
+    make_user()
+    assert log_in(Client(), "ａｌｉｃｅ").status_code == 302  # the same account
+    for name in ("alice", "ａｌｉｃｅ", " alice"):
+        assert log_in(Client(REMOTE_ADDR="10.0.0.1"), name, "bad").status_code in (200, 429)
+    for name in ("ａｌｉｃｅ", "ａlice", "alicｅ", "ALICE"):
+        response = log_in(Client(REMOTE_ADDR="10.0.0.2"), name)
+        assert response.status_code == 429, name
+    assert accounts.account_tag("ａｌｉｃｅ") == accounts.account_tag("alice")
+
+
+def test_a_login_whose_merge_fails_leaves_the_visitor_their_session_and_progress(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Login and merge are one transaction: the old session (the key the anonymous
+    progress is under) was deleted by the login even when the merge then failed, which
+    left the progress under a key no cookie holds."""
+    make_user()
+    client = Client(raise_request_exception=False)
+    key = session_key(client)
+    course(key, "groups", stars=3, done=T0)
+
+    def fails(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("merge failed")
+
+    monkeypatch.setattr(accounts, "merge", fails)
+    assert log_in(client, "alice").status_code == 500
+    assert Session.objects.filter(session_key=key).exists()
+    assert client.cookies["sessionid"].value == key
+    assert not LoginSession.objects.exists()
+    assert "得了 3 颗星" in client.get("/course/").text
+    monkeypatch.undo()
+    assert log_in(client, "alice").status_code == 302
+    assert CourseProgress.objects.get().session_key == accounts.user_key(User.objects.get().pk)
+
+
+def test_a_signup_whose_merge_fails_creates_no_account(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sign-up is all or nothing: no account whose recovery codes were never shown."""
+    client = Client(raise_request_exception=False)
+    key = session_key(client)
+    monkeypatch.setattr(accounts, "merge", lambda *args, **kwargs: 1 / 0)
+    assert signup(client, "alice").status_code == 500
+    assert not User.objects.exists() and not RecoveryCode.objects.exists()
+    assert Session.objects.filter(session_key=key).exists()
+    monkeypatch.undo()
+    assert signup(client, "alice").status_code == 200
+
+
 def test_password_checks_of_a_logged_in_learner_are_limited_too(
         settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tutorial.views.accounts.time.time", lambda: 1_800_000_000.0)
@@ -452,6 +507,17 @@ def test_recovery_code_resets_the_password_once_and_ends_sessions() -> None:
     again = Client().post("/accounts/recover/", {**form, "code": codes[0]})
     assert again.status_code == 400  # spent
     assert RecoveryCode.objects.count() == 9
+
+
+def test_recovery_takes_the_username_as_login_does() -> None:
+    """The recovery form cleans the username as Django's login form does (NFKC, spaces
+    stripped): "ａｌｉｃｅ " logs in as "alice", so it recovers "alice" too."""
+    codes = re.findall(r"<code>([^<]+)</code>", signup(Client(), "alice").text)
+    response = Client().post("/accounts/recover/", {
+        "username": "ａｌｉｃｅ ", "code": codes[0], "new_password1": "fresh-pass-2026",
+        "new_password2": "fresh-pass-2026"})
+    assert response.status_code == 302
+    assert User.objects.get().check_password("fresh-pass-2026")
 
 
 def test_new_codes_need_the_password() -> None:
@@ -559,3 +625,99 @@ def test_account_pages_for_phones_and_english() -> None:
     page = client.get("/accounts/")
     assert page.status_code == 200
     assert "Download my data" in page.text and "Log out" in page.text
+
+
+def test_writes_racing_the_deletion_of_their_account_leave_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second device whose request loaded the account just before it was deleted on the
+    first: its answer, lesson step or new table wrote rows under the deleted account's
+    key after the deletion (they outlived it).  Now the write is refused, no 500."""
+    from tests.test_course_views import right
+    from tests.test_quiz_views import issue
+    from tutorial import course as course_data
+    from tutorial.views import course as course_views
+    from tutorial.views import quiz as quiz_views
+    from tutorial.views import table as table_views
+
+    first = next(les for les in course_data.lessons() if les.exercises)
+
+    def deleted_meanwhile(real: Any) -> Any:
+        def replaced(request: Any) -> str:
+            assert request.user.is_authenticated or not User.objects.exists()  # loaded
+            for user in User.objects.all():  # deleted on the other device, at this moment
+                accounts.erase(user)
+            return str(real(request))
+        return replaced
+
+    for name, module, function, send in (
+        ("quiz", quiz_views, "_session_key", lambda phone: phone.post("/quiz/bigger/", {
+            "token": issue(phone, "bigger")[0], "choice": "a"})),
+        ("course", course_views, "reader_key", lambda phone: phone.post(
+            f"/course/{first.slug}/1/", {"seed": "11", **right(first.exercises[0], 11)})),
+        ("table", table_views, "reader_key", lambda phone: phone.post(
+            "/table/", {"bots": "2", "level": "simple"})),
+    ):
+        make_user()
+        phone = Client(raise_request_exception=False)
+        log_in(phone, "alice")
+        key = accounts.user_key(User.objects.get().pk)
+        with monkeypatch.context() as patch:
+            patch.setattr(module, function, deleted_meanwhile(getattr(module, function)))
+            response = send(phone)
+        # the site's pages, not Django's bare English ones: 403 when the write is refused,
+        # 400 when the deleted session could not be saved after it
+        assert response.status_code in (400, 403), (name, response.status_code)
+        assert ("这一步没有记下" if response.status_code == 403 else "这个请求没能办完"
+                ) in response.text, name
+        assert not User.objects.exists(), name
+        for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
+            assert not model.objects.filter(session_key=key).exists(), (name, model)
+        assert not PracticeTable.objects.filter(owner=key).exists(), name
+
+
+def test_bad_request_and_forbidden_pages_are_the_sites_in_both_languages(settings: Any) -> None:
+    """A form over DATA_UPLOAD_MAX_MEMORY_SIZE, or a session ended during the request, is a
+    400; a write for a deleted account a 403: each was Django's bare English page."""
+    from tests.english import game_terms, untranslated
+
+    big = {"username": "alice", "password": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
+    for language, title in (("zh-hans", "这个请求没能办完"),
+                            ("en", "This request could not be completed")):
+        client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=language)
+        response = client.post("/accounts/login/", big)
+        assert response.status_code == 400 and title in response.text, language
+        assert 'class="site-main"' in response.text
+        if language == "en":
+            assert untranslated(response.text, game_terms()) == []
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    with translation.override("en"):
+        denied = render_to_string("403.html")
+    assert "This was not recorded" in denied and untranslated(denied, game_terms()) == []
+    with pytest.raises(PermissionDenied):
+        accounts.hold_owner("user:999")
+    accounts.hold_owner("some-session-key")  # a visitor's key: nothing to hold
+
+
+def test_the_logout_address_opened_with_get_shows_the_button() -> None:
+    """GET /accounts/logout/ (a bookmark, a typed address) was an empty 405 page; it is
+    a page with the button now, and only the POST logs out."""
+    from tests.english import game_terms, untranslated
+
+    make_user()
+    for language, words in (("zh-hans", "退出以后"), ("en", "Once you log out")):
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        log_in(client, "alice")
+        page = client.get("/accounts/logout/")
+        assert page.status_code == 200 and words in page.text, language
+        assert 'action="/accounts/logout/"' in page.text
+        assert client.get("/accounts/").status_code == 200  # still logged in
+        assert client.post("/accounts/logout/").status_code == 302
+        assert client.get("/accounts/").status_code == 302
+        anonymous = client.get("/accounts/logout/")
+        assert anonymous.status_code == 200 and 'href="/accounts/login/"' in anonymous.text
+        if language == "en":
+            assert untranslated(page.text, game_terms()) == []
+            assert untranslated(anonymous.text, game_terms()) == []
+    assert Client().put("/accounts/logout/").status_code == 405

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from importlib import import_module
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest
 
@@ -85,6 +87,18 @@ def writer_key(request: HttpRequest) -> str:
     return key
 
 
+def hold_owner(key: str) -> None:
+    """Inside a transaction that writes rows under ``key``: for a learner's key, lock the
+    account's row (:func:`erase` locks it first too), so a write and the deletion of the
+    account run one after the other.  PermissionDenied when the account was deleted after
+    the request began (an answer sent from a second device at that moment): its rows
+    would have outlived the account, under a key nobody holds."""
+    if key.startswith(USER_PREFIX):
+        pk = key.removeprefix(USER_PREFIX)
+        if not list(User.objects.select_for_update().filter(pk=pk).values_list("pk")):
+            raise PermissionDenied("the account was deleted")
+
+
 def night_tokens(request: HttpRequest) -> list[str]:
     """The edit tokens of the nights this visitor organises, newest first."""
     user = _user(request)
@@ -108,9 +122,14 @@ def remember_night(request: HttpRequest, night: Night) -> None:
 def _move_or_combine(model: type[Row], match: str, source: str, target: str,
                      combine: Callable[[Row, Row], None]) -> None:
     """Move each of ``source``'s rows to ``target``; where ``target`` has a row for the
-    same ``match`` value, ``combine(target_row, source_row)`` and drop the source row."""
+    same ``match`` value, ``combine(target_row, source_row)`` and drop the source row.
+
+    The rows are taken in the order of ``match``, the same for every merge and answer
+    (:func:`tutorial.models_quiz.rate_items`), so two devices merging into one account at
+    once wait for each other instead of each holding a row the other needs (on
+    PostgreSQL that deadlock failed one login)."""
     manager: Any = model._default_manager
-    for row in manager.select_for_update().filter(session_key=source).order_by("pk"):
+    for row in manager.select_for_update().filter(session_key=source).order_by(match, "pk"):
         lookup = {"session_key": target, match: getattr(row, match)}
         while True:
             mine = manager.select_for_update().filter(**lookup).first()
@@ -179,13 +198,17 @@ def merge(source: str, target: str, nights: Iterable[str] = (),
 
 def log_in(request: HttpRequest, user: User) -> None:
     """Django's ``login`` (a new session key: no fixation), with the anonymous
-    visitor's progress merged into the account and the session remembered."""
+    visitor's progress merged into the account and the session remembered, in one
+    transaction: should the merge fail, the old session (the key the progress is under)
+    is not deleted either, so nothing is left behind under a key no cookie holds."""
     source = "" if request.user.is_authenticated else reader_key(request)
     nights = [] if request.user.is_authenticated else night_tokens(request)
-    login(request, user)
-    request.session.pop(NIGHTS_KEY, None)
-    merge(source, user_key(user.pk), nights, user)
-    remember_session(request, user)
+    with transaction.atomic():
+        hold_owner(user_key(user.pk))  # not deleted meanwhile: the merge would outlive it
+        login(request, user)
+        request.session.pop(NIGHTS_KEY, None)
+        merge(source, user_key(user.pk), nights, user)
+        remember_session(request, user)
 
 
 def _store() -> Any:
@@ -248,8 +271,10 @@ def spend(code: RecoveryCode) -> bool:
 
 def account_tag(username: str) -> str:
     """The per-account rate-limit client for a typed username (hashed, so the counters
-    keep no usernames; the same for a username that does not exist)."""
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:40]
+    keep no usernames; the same for a username that does not exist).  NFKC first, as
+    Django's login form does: "ａｌｉｃｅ" logs in as "alice", so it counts as "alice"."""
+    name = unicodedata.normalize("NFKC", username).strip().casefold()
+    return hashlib.sha256(name.encode()).hexdigest()[:40]
 
 
 # --------------------------------------------------------------------------- export and erase
@@ -297,6 +322,7 @@ def erase(user: User) -> None:
     nights they organise, their sessions, their rate-limit counters and the account."""
     key = user_key(user.pk)
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # see hold_owner
         for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
             model.objects.filter(session_key=key).delete()
         tables = PracticeTable.objects.filter(owner=key)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import UsernameField
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
@@ -14,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 class RecoveryForm(forms.Form):
     """The username and one recovery code; the new password is a SetPasswordForm."""
 
-    username = forms.CharField(label=_("用户名"), max_length=150,
-                               widget=forms.TextInput(attrs={"autocomplete": "username"}))
+    username = UsernameField(label=_("用户名"), max_length=150,  # NFKC, as at login
+                             widget=forms.TextInput(attrs={"autocomplete": "username"}))
     code = forms.CharField(label=_("恢复码"), max_length=40,
                            widget=forms.TextInput(attrs={"autocomplete": "off",
                                                          "spellcheck": "false"}))

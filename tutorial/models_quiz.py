@@ -170,10 +170,16 @@ def rate_items(
     from_review: bool,
 ) -> list[ReviewCard]:
     """Create or reschedule the review cards of one answer (see the module docstring).
-    Returns the cards that were rated."""
-    rated = []
-    for item, ok in items:
-        card, created = ReviewCard.objects.get_or_create(
+    Returns the cards that were rated, in the answer's order.
+
+    Inside the caller's transaction each card is locked before it is read, and the cards
+    are taken in the order of their items: two answers of different kinds sent at once
+    (哪个大 on one device, 排顺序 on another, each locking only its own kind's progress
+    row) that share a card rate it one after the other, and never wait for each other
+    in a circle (PostgreSQL; SQLite runs one writing transaction at a time)."""
+    rated: dict[int, ReviewCard] = {}
+    for index, (item, ok) in sorted(enumerate(items), key=lambda pair: pair[1][0]):
+        card, created = ReviewCard.objects.select_for_update().get_or_create(
             session_key=session_key, item=item, defaults={"due": now}
         )
         if not (created or from_review or not ok or card.due <= now):
@@ -185,8 +191,8 @@ def rate_items(
         card.lapses += rating == fsrs.Rating.Again
         card.last_rating = int(rating)
         card.save()
-        rated.append(card)
-    return rated
+        rated[index] = card
+    return [rated[index] for index in sorted(rated)]
 
 
 def record_progress(session_key: str, kind: str, correct: bool, now: datetime) -> QuizProgress:

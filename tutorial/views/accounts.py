@@ -24,8 +24,9 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse, reverse_lazy
@@ -101,6 +102,16 @@ class Logout(auth_views.LogoutView):
         return super().post(request, *args, **kwargs)
 
 
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def logout_page(request: HttpRequest) -> HttpResponse:
+    """A POST logs out; a GET (an old bookmark, a typed address) shows the button instead
+    of an empty 405 page."""
+    if request.method == "POST":
+        return Logout.as_view()(request)
+    return render(request, "registration/logout.html")
+
+
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -118,10 +129,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             context["form"] = UserCreationForm(initial={"username": request.POST.get("username")})
             return _limited(request, "registration/signup.html", context, wait)
         if form.is_valid():
-            user = form.save()
-            codes = accounts.new_recovery_codes(user)
-            accounts.log_in(request, user)
-            return _codes_page(request, codes, after)
+            with transaction.atomic():  # all or nothing: no account whose codes were not shown
+                try:
+                    with transaction.atomic():
+                        user = form.save()
+                except IntegrityError:  # another device took the name since the form's check
+                    taken = User._meta.get_field("username").error_messages["unique"]
+                    form.add_error("username", ValidationError(taken, code="unique"))
+                else:
+                    codes = accounts.new_recovery_codes(user)
+                    accounts.log_in(request, user)
+                    return _codes_page(request, codes, after)
         return render(request, "registration/signup.html", context, status=400)
     context["form"] = UserCreationForm()
     return render(request, "registration/signup.html", context)
@@ -257,7 +275,7 @@ urlpatterns = [
     path("", account, name="account"),
     path("login/", require_http_methods(["GET", "HEAD", "POST"])(
         same_for_newcomers(Login.as_view())), name="login"),
-    path("logout/", require_POST(Logout.as_view()), name="logout"),
+    path("logout/", logout_page, name="logout"),
     path("signup/", signup, name="signup"),
     path("recover/", recover, name="recover"),
     path("password/", require_http_methods(["GET", "HEAD", "POST"])(PasswordChange.as_view()),

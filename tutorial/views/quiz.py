@@ -39,7 +39,7 @@ from engine import quiz as q
 from engine.advisor import AdvisorError
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
-from tutorial.accounts import reader_key, writer_key
+from tutorial.accounts import hold_owner, reader_key, writer_key
 from tutorial.fragments import is_htmx
 from tutorial.models_quiz import (
     QuizProgress,
@@ -325,6 +325,7 @@ def _count(key: str, issued: Issued, verdict: q.Verdict, page: QuizPage, moment:
     REPEAT_WINDOW (then None).  Locking the visitor's progress row for the kind
     serialises two racing answers, so only one counts."""
     with transaction.atomic():
+        hold_owner(key)
         QuizProgress.objects.select_for_update().get_or_create(session_key=key, kind=issued.kind)
         if QuizQuestion.objects.filter(
             session_key=key, kind=issued.kind, seed=issued.seed, level=issued.level,
