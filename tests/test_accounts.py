@@ -125,6 +125,25 @@ def test_signup_refuses_a_taken_username_and_a_weak_password() -> None:
     assert null.status_code == 400 and "不能含有空字符" in null.text
 
 
+def test_a_name_differing_only_by_case_is_taken_even_past_the_forms_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two devices signing up "Bob" and "bob" at one instant both passed the form's
+    case-blind check and both got an account; the database now holds one per name
+    whatever its case (migration 0013), and the second sign-up hears "name taken"."""
+    from django.contrib.auth.forms import UserCreationForm
+    from django.db import IntegrityError, transaction
+
+    make_user("Bob")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user("bob", password=PASSWORD)
+    # the other device's check ran before "Bob" was written: skip it
+    monkeypatch.setattr(UserCreationForm, "clean_username",
+                        lambda form: form.cleaned_data.get("username"))
+    r = signup(Client(), "bob")
+    assert r.status_code == 400 and "已存在" in r.text
+    assert list(User.objects.values_list("username", flat=True)) == ["Bob"]
+
+
 def test_the_chinese_username_rule_names_every_character_the_validator_allows() -> None:
     """Django's zh_Hans catalog leaves "+" out of both messages; ours puts it back, and
     a name with "+" is taken."""
