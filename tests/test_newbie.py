@@ -122,3 +122,12 @@ def test_the_coach_calls_a_bet_nobody_had_made_a_lead() -> None:
     with translation.override("en"):
         assert option_label(lead["options"][1], True) == "Lead (发招) 10"
         assert option_label(raise_["options"][1]) == "Raise (返) 20"
+
+
+def test_the_review_does_not_promise_four_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a hand that ends before round three has dealt two or three cards to a player
+    from tests.coach_hands import coached
+
+    client, tid = coached(monkeypatch, hands=1)
+    html = client.get(f"/coach/{tid}/1/").content.decode()
+    assert "每家发到的牌" in html and "每家的四张牌" not in html
