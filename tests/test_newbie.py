@@ -131,3 +131,18 @@ def test_the_review_does_not_promise_four_cards(monkeypatch: pytest.MonkeyPatch)
     client, tid = coached(monkeypatch, hands=1)
     html = client.get(f"/coach/{tid}/1/").content.decode()
     assert "每家发到的牌" in html and "每家的四张牌" not in html
+
+
+def test_the_teaching_lead_button_is_not_explained_as_a_raise() -> None:
+    # step 6: nobody has bet in round three; the button says 发招 (Lead)
+    zh = text("/course/table/6/")
+    assert "这一轮的第一注，至少翻一倍" in zh and "加注，至少翻一倍" not in zh
+    assert "the first bet of the round, at least double" in text("/course/table/6/", "en")
+    assert "加注，至少翻一倍" in text("/course/table/3/")  # a raise is still a raise
+
+
+def test_the_squeeze_lesson_says_its_questions_need_the_clues() -> None:
+    # its questions name a half-squeezed card from clues (a break on the right, two
+    # columns) that the lesson's three sentences never showed
+    assert "后面的题考的就是这个" in text("/course/squeeze/")
+    assert "The questions ask exactly that" in text("/course/squeeze/", "en")
