@@ -462,12 +462,13 @@ def check_koujue(q: Question, answer: Answer, rules: Rules) -> OrderVerdict:
     return _check_order(q, answer, rules, None)
 
 
-def class_members() -> tuple[tuple[str, str], ...]:
-    """(class label, its kinds) strongest first, for the 口诀 feedback.  The 旋经 counts
-    丁丁 and 大鬼 among the 杂牌, not the 下四滥: they close the table as a row of their
-    own, as small as the 下四滥 row above it."""
-    return (*((c.label, _CLASS_MEMBERS[c]) for c in sorted(SingleClass, reverse=True)),
-            ("杂牌", "丁丁、大鬼"))
+def class_members() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(class label, the names of its kinds) strongest first, for the 口诀 feedback.  The
+    旋经 counts 丁丁 and 大鬼 among the 杂牌, not the 下四滥: they close the table as a row
+    of their own, as small as the 下四滥 row above it."""
+    return (*((c.label, tuple(_CLASS_MEMBERS[c].split("、")))
+              for c in sorted(SingleClass, reverse=True)),
+            ("杂牌", ("丁丁", "大鬼")))
 
 
 # --------------------------------------------------------------------------- 3. name it

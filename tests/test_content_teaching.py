@@ -588,7 +588,9 @@ def test_split_lesson_says_the_xuanjing_names_the_groups_the_other_way(client: C
     assert "《旋经》正好反过来，把大的那组叫尾" in text
     client.cookies["django_language"] = "en"
     text = text_of(page(client, "/course/split/"))
-    assert "the Xuanjing does the opposite and calls the stronger group 尾" in text
+    assert "the Xuanjing (旋经" in text
+    assert "the most detailed text on the game, does the opposite and calls the stronger " \
+        "group 尾" in text
 
 
 def test_cards_lesson_names_every_kind_it_ranks(client: Client) -> None:

@@ -130,6 +130,12 @@ class Lesson:
     read: tuple[tuple[str, str], ...]  # (href, label)
     exercises: tuple[Exercise, ...]
 
+    def has_quiz(self, kind: str) -> bool:
+        """Whether one of the exercises is a ``kind`` quiz (its stylesheet then goes into
+        every exercise page of the lesson: 下一步 swaps the next question in with htmx and
+        leaves the page's <head> as it was)."""
+        return any(e.quiz == kind for e in self.exercises)
+
 
 @dataclass(frozen=True)
 class ChoiceVerdict:

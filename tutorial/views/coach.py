@@ -97,9 +97,18 @@ def gloss(word: str) -> str:
     return "" if text == word else text
 
 
-def option_label(o: dict[str, Any]) -> str:
-    """An option as a label (capitalised in English: the words are shared with sentences)."""
-    word = capfirst(_(ACT_WORDS[o["kind"]]))
+def leads(d: dict[str, Any]) -> bool:
+    """Whether nobody had bet yet in the round of decision ``d``: 休 is among its options
+    (it is offered only then), and a bet there is the round's 发招, as the table's button
+    and log call it, not a 返."""
+    return any(o["kind"] == "check" for o in d["options"])
+
+
+def option_label(o: dict[str, Any], lead: bool = False) -> str:
+    """An option as a label (capitalised in English: the words are shared with sentences);
+    ``lead``: nobody had bet yet, so a bet is a 发招 (see :func:`leads`)."""
+    word = capfirst(pgettext("button", "发招") if lead and o["kind"] == "raise"
+                   else _(ACT_WORDS[o["kind"]]))
     return f"{word} {o['amount']}" if o.get("amount") is not None else word
 
 
@@ -110,7 +119,8 @@ THEN_WORDS = {"strong": N_("之后像“强”电脑那样打"), "qiao": N_("之
 
 def _figures(d: dict[str, Any]) -> dict[str, Any]:
     """A graded decision ready for the template: options with words, the sentence why."""
-    options = [{**o, "label": option_label(o), "best": i == d["best"],
+    lead = leads(d)
+    options = [{**o, "label": option_label(o, lead), "best": i == d["best"],
                 "chosen": i == d["chosen"], "index": i,
                 "then_label": _(THEN_WORDS[o["then"]]) if o.get("then") else ""}
                for i, o in enumerate(d["options"])]
@@ -650,7 +660,7 @@ def report_page(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     for c in r["costly"]:
         d = c["decision"]
         c["label"] = (split_label(d["options"][d["chosen"]]) if c["split"]
-                      else option_label(d["options"][d["chosen"]]))
+                      else option_label(d["options"][d["chosen"]], leads(d)))
         c["gloss"] = gloss(c["grade"])
     asked = len(jobs.asked_reviews(table))
     if _polled(request):  # reviews being computed: the page again once they are all in

@@ -132,6 +132,7 @@ def _context(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise, s
         "why": course.explanation(ex) if ex.why or ex.bet else "",
         "action": exercise_url(lesson, ex.n), "dots": _dots(run, ex.n, len(lesson.exercises)),
         "koujue": q.KOUJUE, "class_members": q.class_members(),
+        "squeeze_css": lesson.has_quiz("squeeze"),
     }
 
 

@@ -46,6 +46,8 @@ MEANINGS = {
     Act.FOLD: "不要了，押下的留在桌上",
     Act.SPLIT: "分成头和尾，亮牌比大小",
 }
+#: what the same button means while nobody has bet this round (it then says 发招, not 返)
+LEAD_MEANING = "这一轮的第一注，至少翻一倍"
 
 
 def _stop_url(n: int) -> str:
@@ -161,7 +163,8 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
         betting=choosing and game.phase is Phase.BETTING,
         splitting=choosing and game.phase is Phase.SHOWDOWN,
         buttons=_buttons(game) if choosing else [],
-        meanings={a.value: text(m) for a, m in MEANINGS.items()},
+        meanings={**{a.value: text(m) for a, m in MEANINGS.items()},
+                  "lead": text(LEAD_MEANING)},
         my_cards=[CardView(card_by_label(c), c) for c in game.visible_cards(LEARNER, LEARNER)],
         squeeze_card=card_by_label(h.cards[LEARNER][3]) if current.squeeze and h else None,
         result=_result_view(game, h) if h is not None and h.result is not None else None,
