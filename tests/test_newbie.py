@@ -146,3 +146,15 @@ def test_the_squeeze_lesson_says_its_questions_need_the_clues() -> None:
     # columns) that the lesson's three sentences never showed
     assert "后面的题考的就是这个" in text("/course/squeeze/")
     assert "The questions ask exactly that" in text("/course/squeeze/", "en")
+
+
+def test_the_lead_badge_and_the_mango_choice_read_right_on_a_phone() -> None:
+    """The teaching table's badge beside "You" read "You speaks first"; the table's 芒果
+    choice "The same every time (Xuanjing rules)" was cut off in its box at 360 px, and
+    its Chinese named the 旋经 without title marks."""
+    stops = [page(f"/course/table/{n}/", "en") for n in range(1, 8)]
+    badges = {b for s in stops for b in re.findall(r'badge--lead">([^<]*)<', s)}
+    assert badges == {"first to speak"}
+    assert "每次一样多（《旋经》规则）" in page("/table/")
+    english = page("/table/", "en")
+    assert "Fixed (Xuanjing rules)" in english and "Escalating (app rules)" in english
