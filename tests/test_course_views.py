@@ -4,6 +4,7 @@ fragments and English pages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -390,3 +391,15 @@ def test_exercise_dots_count_questions_not_steps(client: Client) -> None:
     html = client.get("/course/hand/2/").content.decode()
     assert "Question 1: wrong" in html and "Step 1" not in html
     assert "Step 1" in client.get("/course/table/1/").content.decode()
+
+
+def test_the_split_lesson_teaches_sanhua_which_the_table_allows_by_default(
+        client: Client) -> None:
+    """三花 is on by default at the practice table (RULES: option sanhua, from 002 and 003)
+    but no lesson said what it was: the split lesson now does, and whose rule it is."""
+    html = client.get("/course/split/").content.decode()
+    assert "三花十" in html and "三花六" in html and "《旋经》里没有" in html
+    client.cookies["django_language"] = "en"
+    text = re.sub(r"<[^>]+>", "", client.get("/course/split/").content.decode())
+    assert "may declare 三花 instead of splitting" in text
+    assert "the Xuanjing does not have it" in text
