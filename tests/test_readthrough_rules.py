@@ -46,3 +46,12 @@ def test_glossary_head_and_tail_say_the_xuanjing_reverses_them(
     the site must say so. The glossary gave only our meaning, the opposite of the 旋经's."""
     page = text(client, "/glossary/", lang)
     assert head in page and tail in page
+
+
+def test_home_description_calls_groups_groups_in_english(client: Client) -> None:
+    """组牌 (two-card groups) is 'groups' (the menu's word); 'pair' is 对子's one English word.
+    The English description of the site said 'the pairs' for 组牌."""
+    client.cookies["django_language"] = "en"
+    html = client.get("/").content.decode()
+    assert ('content="Learn Sichuan Chexuan: the cards, the groups, splitting, betting and '
+            'settling up."') in html
