@@ -95,20 +95,20 @@ def test_picking_the_better_option_again_is_compared_with_the_choice_at_the_tabl
             "options": [{"kind": "check", "ev": 2.0, "stderr": 1.0},
                         {"kind": "raise", "amount": 10, "ev": 8.0, "stderr": 1.5},
                         {"kind": "qiao", "amount": 90, "ev": 7.5, "stderr": 2.0}]})
-        picked = _picked(d, 1, 3)
+        picked = _picked(d, 1, 3)  # 休 is offered: nobody had bet, so the bet is a 发招
         assert picked["why"].startswith(
-            "你的“返 10”比你在牌桌上选的“休”平均多 6.0 个筹码，"
+            "你的“发招 10”比你在牌桌上选的“休”平均多 6.0 个筹码，"
             "95% 的把握在 5.0 到 7.0 之间，算好。")
         assert "另一批牌局上挑出的别的选择里最好的" not in picked["why"]
         assert picked["grade"] == "好"
         other = _picked(d, 2, 3)  # any other option: against the best, as before
-        assert other["why"].startswith("“返 10”比你的“敲 90”平均多 0.5 个筹码")
+        assert other["why"].startswith("“发招 10”比你的“敲 90”平均多 0.5 个筹码")
     with translation.override("en"):
         d_en = _figures({k: v for k, v in d.items() if k not in ("why", "options")}
                         | {"options": [{k: v for k, v in o.items() if k != "label"}
                                        for o in d["options"]]})
         en = _picked(d_en, 1, 3)["why"]
-    assert en.startswith("Your “Raise (返) 10” wins 6.0 chips more than “Check (休)”, your "
+    assert en.startswith("Your “Lead (发招) 10” wins 6.0 chips more than “Check (休)”, your "
                          "choice at the table, on average (95 % sure: between 5.0 and 7.0): "
                          "good.")
 

@@ -215,9 +215,9 @@ def test_the_hint_lists_each_distinct_split_once_with_its_cards(
     url = showdown(client, cards)
     html = client.get(url + "?hint=1").content.decode()
     assert f'<p class="hint__note" id="hint-note">这手牌有 {distinct} 种不同的分法' in html
-    hint = html.split('<table class="hint" aria-describedby="hint-note">')[1].split(
+    hint = html.split('<table class="hint stack-table" aria-describedby="hint-note">')[1].split(
         "</table>")[0]
-    rows = re.findall(r"<tr(?: class=\"hint--best\")?><td>", hint)
+    rows = re.findall(r"<tr(?: class=\"hint--best\")?><td data-label=", hint)
     assert len(rows) == distinct
     assert hint.count('data-card="') == 4 * distinct
 
