@@ -303,6 +303,29 @@ def test_a_player_leaves_and_the_deal_skips_them(client: Client) -> None:
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)  # 乙 is not at the table
 
 
+def test_the_orbit_ends_when_its_starter_has_left(client: Client) -> None:
+    """The 圈芒 starter (起头) leaves after dealing the first orbit hand: the orbit still
+    ends, with the hand dealt just before their empty seat — N + 1 hands for the N
+    players still in, as the page counts (it never ended: the deal never came back to
+    the starter)."""
+    night = create(client)
+    hand(client, night, 甲=10, 乙=-10, pot_to="甲")  # 甲 deals
+    night.end_at = timezone.now() - timedelta(minutes=1)
+    night.save()
+    hand(client, night, 甲=10, 乙=-10, pot_to="甲")  # 乙 deals the first orbit hand
+    assert night.state().quan_start == SEAT["乙"]
+    post(client, night, do="leave", player="乙")
+    dealers = []
+    for _ in range(3):
+        dealers.append(night.state().dealer_name)
+        hand(client, night, 甲=10, 丙=-10, pot_to="甲")
+    assert dealers == ["丙", "丁", "甲"]
+    state = night.state()
+    assert state.quan_done and state.quan_moves == state.quan_total == 4
+    assert sum(p.net for p in state.players) == -state.pot == 0
+    hand(client, night, expect=400, 甲=10, 丙=-10, pot_to="甲")
+
+
 def test_wrong_tokens(client: Client) -> None:
     night = create(client)
     assert client.get("/night/not-a-real-token-at-all/").status_code == 404

@@ -340,6 +340,23 @@ class NightState:
                 return candidate
         return seat
 
+    def _starter_left_behind(self, dealer: int) -> bool:
+        """The 圈芒 starter has left, and the deal would pass their empty seat after
+        ``dealer``: nobody can deal the closing hand in their place without dealing
+        twice, so this hand (the last before their seat) closes the orbit — with N
+        players still in it, N + 1 hands, as the page counts."""
+        start = self.quan_start
+        if start is None or self.players[start].active:
+            return False
+        n = len(self.players)
+        for step in range(1, n + 1):
+            seat = (dealer + step) % n
+            if seat == start:
+                return True
+            if self.players[seat].active:
+                return False
+        return False  # pragma: no cover - the loop meets the starter's seat
+
     def _charge(self, quan: bool) -> Charge | None:
         names = [p.name for p in self.active]
         if quan:
@@ -409,7 +426,8 @@ class NightState:
             self.quan_hands += 1
             if kind == "show":
                 if QUAN_STARTER_DEALS_LAST:
-                    done = dealer == self.quan_start and self.quan_moves > 0
+                    done = self.quan_moves > 0 and (
+                        dealer == self.quan_start or self._starter_left_behind(dealer))
                 else:
                     done = self.quan_moves + 1 >= len(self.active)
                 self.quan_moves += 1
