@@ -45,7 +45,7 @@ from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.fragments import is_htmx
-from tutorial.language import listing
+from tutorial.language import listing, listing_html
 from tutorial.models_night import (
     TOKEN_RE,
     HandRecord,
@@ -56,6 +56,7 @@ from tutorial.models_night import (
 )
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
+from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
 from tutorial.views.calc import compute, parse_query
 from tutorial.visitor_text import clean, key
@@ -301,8 +302,11 @@ def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, 
         settled = settle(result.seats, table.rules)
     except SettleError as e:  # pragma: no cover - compute() already settled it
         raise Problem({"form": str(e)}) from None
-    return {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
-            "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
+    record = {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
+              "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
+    if len(settled.pi_takers) > 1:  # equal 头 and 尾 ate the 皮 together: they share the pot
+        record["pot_share"] = list(settled.pi_takers)
+    return record
 
 
 def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
@@ -449,7 +453,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         page = 1
     newest = state.hands - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
-        (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
+        (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)],
+         listing_html([typed(name) for name in hand.shares]))
         for hand in night.hand_records(newest - HANDS_PER_PAGE + 1, newest)
     ]
     return {
@@ -645,7 +650,8 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
             mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
                      if hand.charge else "")
             nets = [hand.moved(n) for n in names]  # 芒果 and pot in: they add up to the total
-            row = [hand.number, at, label, hand.dealer, mango, hand.pot_to or ""]
+            row = [hand.number, at, label, hand.dealer, mango,
+                   listing(list(hand.shares)) if hand.shares else hand.pot_to or ""]
         else:
             who = str(event.data.get("player", ""))
             if event.kind == "rebuy":
