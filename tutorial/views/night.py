@@ -507,6 +507,7 @@ class Series:
     values: list[int]
     label_x: float
     label_y: float
+    label: str  # the name at the line's end, shortened with … if it would not fit
 
 
 @dataclass
@@ -551,8 +552,11 @@ def chart(night: Night, state: NightState) -> Chart | None:
     with a line at zero.  None before the first hand: there is nothing to draw."""
     if not state.hands:
         return None
-    width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
+    labels = [_label(name) for name in names]
+    # The right margin holds the names at the lines' ends: as wide as the widest needs.
+    width, height, left, top, bottom = 360, 220, 44, 12, 28
+    right = max(40, round(max(_label_width(t) for t in labels)) + 10)
     points = night.points(_sampled(state.hands))
     hands = state.hands
     # The axis spans every result so far and zero (everyone starts there).
@@ -573,7 +577,7 @@ def chart(night: Night, state: NightState) -> Chart | None:
         values = [pt.net[name] for pt in points]
         coords = " ".join(f"{x(pt.hands)},{y(pt.net[name])}" for pt in points)
         series.append(Series(i, name, coords, values, x(points[-1].hands) + 6,
-                             y(values[-1]) + 4))
+                             y(values[-1]) + 4, labels[i]))
     _spread_labels(series, top + 8, height - bottom)
     step = max(-(-hands // 6), 1)
     x_ticks = [(x(h), h) for h in range(0, hands + 1, step)]
@@ -587,6 +591,26 @@ def chart(night: Night, state: NightState) -> Chart | None:
     return Chart(width, height, series, y_ticks, x_ticks,
                  [(pt.hands, [pt.net[n] for n in names]) for pt in points], names,
                  left, right, top, bottom, summary)
+
+
+LABEL_MAX = 84  # the widest name label at a line's end, in the chart's units (12 px bold)
+
+
+def _label_width(text: str) -> float:
+    """Roughly how wide ``text`` is in the chart's 12 px bold labels: a full-width (CJK)
+    character 12 units, any other 7.5."""
+    return sum(12 if ord(c) >= 0x2E80 else 7.5 for c in text)
+
+
+def _label(name: str) -> str:
+    """``name``, cut short with … if it is wider than :data:`LABEL_MAX` (the data table
+    under the chart and the standings give it whole)."""
+    if _label_width(name) <= LABEL_MAX:
+        return name
+    cut = name
+    while cut and _label_width(cut + "…") > LABEL_MAX:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"
 
 
 def _sampled(hands: int) -> list[int]:
