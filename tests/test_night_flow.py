@@ -324,6 +324,14 @@ def test_the_orbit_ends_when_its_starter_has_left(client: Client) -> None:
     assert state.quan_done and state.quan_moves == state.quan_total == 4
     assert sum(p.net for p in state.players) == -state.pot == 0
     hand(client, night, expect=400, 甲=10, 丙=-10, pot_to="甲")
+    # The CSV marks the orbit's hands, with no space before the Chinese bracket.
+    labels = [row[2] for row in csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode()))]
+    assert labels.count("比牌（圈芒）") == 4 and "比牌 （圈芒）" not in labels
+    client.cookies["django_language"] = "en"
+    labels = [row[2] for row in csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode()))]
+    assert labels.count("Showdown (last orbit)") == 4
 
 
 def test_equal_heads_and_tails_share_the_pot(client: Client) -> None:

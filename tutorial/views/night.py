@@ -670,7 +670,7 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
             label = {"show": pgettext("companion", "比牌"), "zou": _("揍芒"),
                      "xiu": _("休芒")}[hand.kind]
             if hand.quan:
-                label += " " + _("（圈芒）")
+                label = _("%(label)s（圈芒）") % {"label": label}
             mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
                      if hand.charge else "")
             nets = [hand.moved(n) for n in names]  # 芒果 and pot in: they add up to the total
