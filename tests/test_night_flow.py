@@ -324,6 +324,13 @@ def test_the_orbit_ends_when_its_starter_has_left(client: Client) -> None:
     assert state.quan_done and state.quan_moves == state.quan_total == 4
     assert sum(p.net for p in state.players) == -state.pot == 0
     hand(client, night, expect=400, 甲=10, 丙=-10, pot_to="甲")
+    # "Start the last orbit now" from a stale page: refused, the time unchanged.
+    night.refresh_from_db()
+    end_at = night.end_at
+    response = post(client, night, 400, do="quan")
+    assert "圈芒已经开始了" in response.content.decode()
+    night.refresh_from_db()
+    assert night.end_at == end_at
     # The CSV marks the orbit's hands, with no space before the Chinese bracket.
     labels = [row[2] for row in csv.reader(io.StringIO(
         client.get(f"/night/v/{night.view_token}/csv").content.decode()))]

@@ -367,6 +367,8 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         night.events.filter(seq=last).delete()
         messages.success(request, _("撤销了最后一条记录。"))
     elif action == "quan":
+        if state.quan_done or state.quan_start is not None:  # a stale phone, a tampered form
+            raise Problem({"form": _("圈芒已经开始了，不能再改时间。")})
         night.end_at = timezone.now()
         night.save(update_fields=["end_at"])
         messages.success(request, _("到点了：下一手开始打圈芒。"))
