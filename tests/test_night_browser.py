@@ -159,3 +159,36 @@ def test_an_entry_over_the_rate_limit(live_server: Any, phone_page: Any,
     expect(page.locator("#next-title")).to_be_visible()
     assert page.evaluate("history.length") == history  # no entry in the history
     assert Night.objects.get().events.count() == 0
+
+
+def test_long_names_fit_a_360_px_phone_in_english(live_server: Any,
+                                                  chromium_browser: Any) -> None:
+    """Regression: with a player called Alexandria Smithson the English standings were
+    366 px wide on a 360 px phone (the page scrolled sideways), and the names at the
+    chart's line ends ran past the chart's right edge, cut off ("Alexa", "张三丰")."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    names = ["张三丰大师傅来了", "李四", "Alexandria Smithson", "赵六"]
+    night = Night.objects.create(players=names, stakes="1、3", starting_bobo=2000,
+                                 end_at=timezone.now() + timedelta(hours=3))
+    night.add_event("hand", {"kind": "show", "nets": {names[0]: 37, names[2]: -37},
+                             "pot_to": names[0]})
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies([{"name": "django_language", "value": "en",
+                          "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/night/v/{night.view_token}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate("document.querySelector('.standings table')"
+                         ".getBoundingClientRect().right") <= 360
+    labels = page.locator(".chart__label")
+    assert labels.all_text_contents()[0] == "张三丰大师傅…"
+    assert "Alexandria…" in labels.all_text_contents()
+    svg_right = page.evaluate("document.querySelector('.chart__svg')"
+                              ".getBoundingClientRect().right")
+    for i in range(labels.count()):
+        box = labels.nth(i).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= svg_right + 0.5
+    context.close()

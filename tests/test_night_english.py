@@ -42,3 +42,24 @@ def test_night_in_english(client: Client) -> None:
     assert "Hand 1 recorded." in page or "Hand 2" in page
     view = client.get(f"/night/v/{night.view_token}/").content.decode()
     assert leftover_chinese(view) == []
+
+
+def test_mango_words_are_the_glossarys(client: Client) -> None:
+    """The hand list's badges and the CSV name 揍芒 and 休芒 by the glossary's English
+    (fold-out mango, check mango), not 'check-through' or a description; the pot left by
+    a 休过河 says 'everyone checked' as the glossary does."""
+    from tests.english import unlinked
+    from tests.test_night_flow import create, hand
+
+    night = create(client)
+    client.cookies["django_language"] = "en"
+    hand(client, night, "xiu", 甲=-1)
+    hand(client, night, "zou", pot_to="乙", 甲=-1, 乙=3, 丙=-1, 丁=-1)
+    page = client.get(f"/night/{night.token}/").content.decode()
+    csv_text = client.get(f"/night/v/{night.view_token}/csv").content.decode()
+    for text in (page, csv_text):
+        assert "休芒 (check mango)" in text and "揍芒 (fold-out mango)" in text
+        assert "check-through" not in text and "all but one folded" not in text
+    hand(client, night, "xiu", 甲=-1)
+    page = client.get(f"/night/{night.token}/").content.decode()
+    assert "still in the middle: 皮 and 芒果 left when everyone checked." in unlinked(page)

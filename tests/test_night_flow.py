@@ -303,6 +303,72 @@ def test_a_player_leaves_and_the_deal_skips_them(client: Client) -> None:
     hand(client, night, expect=400, pot_to="甲", 甲=1, 乙=-1)  # 乙 is not at the table
 
 
+def test_the_orbit_ends_when_its_starter_has_left(client: Client) -> None:
+    """The 圈芒 starter (起头) leaves after dealing the first orbit hand: the orbit still
+    ends, with the hand dealt just before their empty seat — N + 1 hands for the N
+    players still in, as the page counts (it never ended: the deal never came back to
+    the starter)."""
+    night = create(client)
+    hand(client, night, 甲=10, 乙=-10, pot_to="甲")  # 甲 deals
+    night.end_at = timezone.now() - timedelta(minutes=1)
+    night.save()
+    hand(client, night, 甲=10, 乙=-10, pot_to="甲")  # 乙 deals the first orbit hand
+    assert night.state().quan_start == SEAT["乙"]
+    post(client, night, do="leave", player="乙")
+    dealers = []
+    for _ in range(3):
+        dealers.append(night.state().dealer_name)
+        hand(client, night, 甲=10, 丙=-10, pot_to="甲")
+    assert dealers == ["丙", "丁", "甲"]
+    state = night.state()
+    assert state.quan_done and state.quan_moves == state.quan_total == 4
+    assert sum(p.net for p in state.players) == -state.pot == 0
+    hand(client, night, expect=400, 甲=10, 丙=-10, pot_to="甲")
+    # "Start the last orbit now" from a stale page: refused, the time unchanged.
+    night.refresh_from_db()
+    end_at = night.end_at
+    response = post(client, night, 400, do="quan")
+    assert "圈芒已经开始了" in response.content.decode()
+    night.refresh_from_db()
+    assert night.end_at == end_at
+    # The CSV marks the orbit's hands, with no space before the Chinese bracket.
+    labels = [row[2] for row in csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode()))]
+    assert labels.count("比牌（圈芒）") == 4 and "比牌 （圈芒）" not in labels
+    client.cookies["django_language"] = "en"
+    labels = [row[2] for row in csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode()))]
+    assert labels.count("Showdown (last orbit)") == 4
+
+
+def test_equal_heads_and_tails_share_the_pot(client: Client) -> None:
+    """甲 and 乙 hold exactly equal 头 and 尾 and eat the 皮 together (RULES.md §5.4): they
+    share the 芒果 in the middle too (all of it went to 甲, the first by seat)."""
+    night = create(client)
+    hand(client, night, "zou", pot_to="丙", 甲=-1, 乙=-1, 丙=3, 丁=-1)  # 3 × 5 of 芒果 next
+    q = ("p=甲:100:R8,R2,B4,B5:0&p=乙:60:R8,R2,B4,B5:0&p=丙:100:B9,B8,R6,R7:0"
+         "&p=丁:31:fold")
+    before = bobo(night)
+    post(client, night, do="calc", q=q)
+    last = last_hands(night)[0]
+    assert last.pot == 15 and last.shares == {"甲": 8, "乙": 7}
+    after = bobo(night)
+    # each takes 50 from 丙 and half of 丁's 31 (16 / 15), less the 5 of 芒果, plus a share
+    assert after["甲"] - before["甲"] == 50 + 16 - 5 + 8
+    assert after["乙"] - before["乙"] == 50 + 15 - 5 + 7
+    state = night.state()
+    assert state.pot == 0 and sum(p.net for p in state.players) == 0
+    page = unlinked(client.get(url(night)).content.decode())
+    assert "头尾一样大，平分桌上的 15" in page and "另吃桌上的 15" not in page
+    rows = list(csv.reader(io.StringIO(
+        client.get(f"/night/v/{night.view_token}/csv").content.decode().lstrip("\ufeff"))))
+    assert rows[2][5] == "甲、乙"
+    assert [int(v) for v in rows[-1][6:10]] == [p.net for p in state.players]
+    client.cookies["django_language"] = "en"
+    page = unlinked(client.get(url(night)).content.decode())
+    assert "had exactly equal heads and tails and shared the 15 in the middle" in page
+
+
 def test_wrong_tokens(client: Client) -> None:
     night = create(client)
     assert client.get("/night/not-a-real-token-at-all/").status_code == 404

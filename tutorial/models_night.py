@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
@@ -207,12 +207,21 @@ class HandRecord:
     carried: int  # 皮 left in the middle by a 休过河
     calc: str
     at: datetime
+    # Players with exactly equal 头 and 尾 who ate the 皮 together (RULES.md §5.4) share
+    # the pot: what each took (empty when one player took it all).
+    shares: dict[str, int] = field(default_factory=dict)
+
+    def took(self, name: str) -> int:
+        """How much of the pot player ``name`` took in this hand."""
+        if self.shares:
+            return self.shares.get(name, 0)
+        return self.pot if self.pot_to == name else 0
 
     def moved(self, name: str) -> int:
         """How much player ``name``'s 钵钵 moved in this hand: the settlement's net, less
-        the 芒果 they paid before the deal, plus the pot if they took it."""
+        the 芒果 they paid before the deal, plus what they took of the pot."""
         paid = self.charge.paid.get(name, 0) if self.charge else 0
-        return self.nets.get(name, 0) - paid + (self.pot if self.pot_to == name else 0)
+        return self.nets.get(name, 0) - paid + self.took(name)
 
     def to_dict(self) -> dict[str, Any]:
         """As stored in its entry's ``after`` (the entry holds ``seq`` and ``at``)."""
@@ -332,6 +341,9 @@ class NightState:
 
     # ---- mechanics
 
+    def _seat(self, name: str) -> int:
+        return next(p.seat for p in self.players if p.name == name)
+
     def _next_active(self, seat: int) -> int:
         n = len(self.players)
         for step in range(1, n + 1):
@@ -339,6 +351,23 @@ class NightState:
             if self.players[candidate].active:
                 return candidate
         return seat
+
+    def _starter_left_behind(self, dealer: int) -> bool:
+        """The 圈芒 starter has left, and the deal would pass their empty seat after
+        ``dealer``: nobody can deal the closing hand in their place without dealing
+        twice, so this hand (the last before their seat) closes the orbit — with N
+        players still in it, N + 1 hands, as the page counts."""
+        start = self.quan_start
+        if start is None or self.players[start].active:
+            return False
+        n = len(self.players)
+        for step in range(1, n + 1):
+            seat = (dealer + step) % n
+            if seat == start:
+                return True
+            if self.players[seat].active:
+                return False
+        return False  # pragma: no cover - the loop meets the starter's seat
 
     def _charge(self, quan: bool) -> Charge | None:
         names = [p.name for p in self.active]
@@ -382,6 +411,7 @@ class NightState:
                 player.bobo += net
         pot_before = self.pot
         pot_to = data.get("pot_to") or None
+        split: dict[str, int] = {}
         carried = 0
         if kind == "xiu":
             carried = -sum(nets.values())
@@ -391,7 +421,13 @@ class NightState:
         else:
             winner = self.by_name(str(pot_to)) if pot_to else None
             if winner is not None:
-                winner.bobo += self.pot
+                split = _pot_shares(self.pot, [
+                    p.name for p in (self.by_name(str(n)) for n in data.get("pot_share", ()))
+                    if p is not None and p.active])
+                for name, amount in split.items():
+                    self.players[self._seat(name)].bobo += amount
+                if not split:
+                    winner.bobo += self.pot
                 self.pot = 0
             if kind == "zou":
                 self.pending, self.pending_winner = Mango.ZOU, pot_to
@@ -403,13 +439,14 @@ class NightState:
             number=self.hands, seq=event.seq, dealer=self.players[dealer].name,
             kind=kind, quan=quan, charge=charge, nets=nets, pot=pot_before,
             pot_to=str(pot_to) if pot_to else None, carried=carried,
-            calc=str(data.get("calc", "")), at=event.at)
+            calc=str(data.get("calc", "")), at=event.at, shares=split)
         if quan:
             self.pending, self.pending_winner = None, None  # 圈芒 charges every hand anyway
             self.quan_hands += 1
             if kind == "show":
                 if QUAN_STARTER_DEALS_LAST:
-                    done = dealer == self.quan_start and self.quan_moves > 0
+                    done = self.quan_moves > 0 and (
+                        dealer == self.quan_start or self._starter_left_behind(dealer))
                 else:
                     done = self.quan_moves + 1 >= len(self.active)
                 self.quan_moves += 1
@@ -435,6 +472,15 @@ class NightState:
         elif player is not None and event.kind == "leave":
             player.active = False
         return None
+
+
+def _pot_shares(pot: int, takers: list[str]) -> dict[str, int]:
+    """The pot shared evenly by players who ate the 皮 together (more than one; the odd
+    chips go to the first, who comes first by seat among equals); empty otherwise."""
+    if len(takers) < 2:
+        return {}
+    each, extra = divmod(pot, len(takers))
+    return {p: each + (1 if i < extra else 0) for i, p in enumerate(takers)}
 
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")  # the shape of both tokens (new_token)

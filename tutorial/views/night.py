@@ -45,7 +45,7 @@ from engine.rules import STAKES
 from engine.settle import SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.fragments import is_htmx
-from tutorial.language import listing
+from tutorial.language import listing, listing_html
 from tutorial.models_night import (
     TOKEN_RE,
     HandRecord,
@@ -56,6 +56,7 @@ from tutorial.models_night import (
 )
 from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
+from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
 from tutorial.views.calc import compute, parse_query
 from tutorial.visitor_text import clean, key
@@ -301,8 +302,11 @@ def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, 
         settled = settle(result.seats, table.rules)
     except SettleError as e:  # pragma: no cover - compute() already settled it
         raise Problem({"form": str(e)}) from None
-    return {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
-            "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
+    record = {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
+              "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
+    if len(settled.pi_takers) > 1:  # equal 头 and 尾 ate the 皮 together: they share the pot
+        record["pot_share"] = list(settled.pi_takers)
+    return record
 
 
 def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
@@ -363,6 +367,8 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         night.events.filter(seq=last).delete()
         messages.success(request, _("撤销了最后一条记录。"))
     elif action == "quan":
+        if state.quan_done or state.quan_start is not None:  # a stale phone, a tampered form
+            raise Problem({"form": _("圈芒已经开始了，不能再改时间。")})
         night.end_at = timezone.now()
         night.save(update_fields=["end_at"])
         messages.success(request, _("到点了：下一手开始打圈芒。"))
@@ -449,7 +455,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         page = 1
     newest = state.hands - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
-        (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)])
+        (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)],
+         listing_html([typed(name) for name in hand.shares]))
         for hand in night.hand_records(newest - HANDS_PER_PAGE + 1, newest)
     ]
     return {
@@ -502,6 +509,7 @@ class Series:
     values: list[int]
     label_x: float
     label_y: float
+    label: str  # the name at the line's end, shortened with … if it would not fit
 
 
 @dataclass
@@ -546,8 +554,11 @@ def chart(night: Night, state: NightState) -> Chart | None:
     with a line at zero.  None before the first hand: there is nothing to draw."""
     if not state.hands:
         return None
-    width, height, left, right, top, bottom = 360, 220, 44, 40, 12, 28
     names = [p.name for p in state.players]
+    labels = [_label(name) for name in names]
+    # The right margin holds the names at the lines' ends: as wide as the widest needs.
+    width, height, left, top, bottom = 360, 220, 44, 12, 28
+    right = max(40, round(max(_label_width(t) for t in labels)) + 10)
     points = night.points(_sampled(state.hands))
     hands = state.hands
     # The axis spans every result so far and zero (everyone starts there).
@@ -568,7 +579,7 @@ def chart(night: Night, state: NightState) -> Chart | None:
         values = [pt.net[name] for pt in points]
         coords = " ".join(f"{x(pt.hands)},{y(pt.net[name])}" for pt in points)
         series.append(Series(i, name, coords, values, x(points[-1].hands) + 6,
-                             y(values[-1]) + 4))
+                             y(values[-1]) + 4, labels[i]))
     _spread_labels(series, top + 8, height - bottom)
     step = max(-(-hands // 6), 1)
     x_ticks = [(x(h), h) for h in range(0, hands + 1, step)]
@@ -582,6 +593,26 @@ def chart(night: Night, state: NightState) -> Chart | None:
     return Chart(width, height, series, y_ticks, x_ticks,
                  [(pt.hands, [pt.net[n] for n in names]) for pt in points], names,
                  left, right, top, bottom, summary)
+
+
+LABEL_MAX = 84  # the widest name label at a line's end, in the chart's units (12 px bold)
+
+
+def _label_width(text: str) -> float:
+    """Roughly how wide ``text`` is in the chart's 12 px bold labels: a full-width (CJK)
+    character 12 units, any other 7.5."""
+    return sum(12 if ord(c) >= 0x2E80 else 7.5 for c in text)
+
+
+def _label(name: str) -> str:
+    """``name``, cut short with … if it is wider than :data:`LABEL_MAX` (the data table
+    under the chart and the standings give it whole)."""
+    if _label_width(name) <= LABEL_MAX:
+        return name
+    cut = name
+    while cut and _label_width(cut + "…") > LABEL_MAX:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"
 
 
 def _sampled(hands: int) -> list[int]:
@@ -641,11 +672,12 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
             label = {"show": pgettext("companion", "比牌"), "zou": _("揍芒"),
                      "xiu": _("休芒")}[hand.kind]
             if hand.quan:
-                label += " " + _("（圈芒）")
+                label = _("%(label)s（圈芒）") % {"label": label}
             mango = (f"{hand.charge.kind.value} {hand.charge.amount}×{len(hand.charge.paid)}"
                      if hand.charge else "")
             nets = [hand.moved(n) for n in names]  # 芒果 and pot in: they add up to the total
-            row = [hand.number, at, label, hand.dealer, mango, hand.pot_to or ""]
+            row = [hand.number, at, label, hand.dealer, mango,
+                   listing(list(hand.shares)) if hand.shares else hand.pot_to or ""]
         else:
             who = str(event.data.get("player", ""))
             if event.kind == "rebuy":
