@@ -341,9 +341,6 @@ class NightState:
 
     # ---- mechanics
 
-    def _seat(self, name: str) -> int:
-        return next(p.seat for p in self.players if p.name == name)
-
     def _next_active(self, seat: int) -> int:
         n = len(self.players)
         for step in range(1, n + 1):
@@ -421,11 +418,11 @@ class NightState:
         else:
             winner = self.by_name(str(pot_to)) if pot_to else None
             if winner is not None:
-                split = _pot_shares(self.pot, [
-                    p.name for p in (self.by_name(str(n)) for n in data.get("pot_share", ()))
-                    if p is not None and p.active])
-                for name, amount in split.items():
-                    self.players[self._seat(name)].bobo += amount
+                takers = [p for p in (self.by_name(str(n)) for n in data.get("pot_share", ()))
+                          if p is not None and p.active]
+                split = _pot_shares(self.pot, [p.name for p in takers])
+                for p in takers:
+                    p.bobo += split.get(p.name, 0)
                 if not split:
                     winner.bobo += self.pot
                 self.pot = 0
