@@ -28,7 +28,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from importlib import import_module
 from typing import Any, TypeVar
@@ -97,6 +98,15 @@ def hold_owner(key: str) -> None:
         pk = key.removeprefix(USER_PREFIX)
         if not list(User.objects.select_for_update().filter(pk=pk).values_list("pk")):
             raise PermissionDenied("the account was deleted")
+
+
+@contextmanager
+def owned(key: str) -> Iterator[None]:
+    """A transaction for writes under ``key`` that holds its account first
+    (:func:`hold_owner`)."""
+    with transaction.atomic():
+        hold_owner(key)
+        yield
 
 
 def night_tokens(request: HttpRequest) -> list[str]:
@@ -203,8 +213,7 @@ def log_in(request: HttpRequest, user: User) -> None:
     is not deleted either, so nothing is left behind under a key no cookie holds."""
     source = "" if request.user.is_authenticated else reader_key(request)
     nights = [] if request.user.is_authenticated else night_tokens(request)
-    with transaction.atomic():
-        hold_owner(user_key(user.pk))  # not deleted meanwhile: the merge would outlive it
+    with owned(user_key(user.pk)):  # not deleted meanwhile: the merge would outlive it
         login(request, user)
         request.session.pop(NIGHTS_KEY, None)
         merge(source, user_key(user.pk), nights, user)

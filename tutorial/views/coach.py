@@ -139,8 +139,9 @@ def higher(options: list[dict[str, Any]], best: dict[str, Any], rival: dict[str,
     best: why that is no contradiction (the rival was picked on other deals, and the
     highest of several means on the same deals comes out too high); else empty."""
     top = max(options, key=lambda o: o["ev"])
-    if float(chips(top["ev"])) <= float(chips(best["ev"])):  # as shown; never where every
-        return ""  # world was counted
+    # compared as shown; never where every world was counted
+    if float(chips(top["ev"])) <= float(chips(best["ev"])):
+        return ""
     return _("比较用的“%(rival)s”是在另一批牌局上挑出来的。在这张表的牌局上“%(top)s”的平均数"
              "更高，但在同一批牌局上挑出来的最高数总会偏高，所以不拿它来比。") % {
         "rival": rival["label"], "top": top["label"]}

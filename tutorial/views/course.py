@@ -14,7 +14,6 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -25,7 +24,7 @@ from django.views.decorators.vary import vary_on_cookie
 from engine import quiz as q
 from engine.numbers import NumberError, parse_int
 from tutorial import course
-from tutorial.accounts import hold_owner, reader_key
+from tutorial.accounts import owned, reader_key
 from tutorial.fragments import is_htmx
 from tutorial.models_course import CourseProgress, record_answer, stars_for
 from tutorial.pagecache import same_for_newcomers
@@ -177,9 +176,8 @@ def _answer(request: HttpRequest, lesson: course.Lesson, ex: course.Exercise) ->
         return _render(request, context, status=400)
     row = None
     if ex.n == 1 or reader_key(request):
-        with transaction.atomic():
-            key = _session_key(request)
-            hold_owner(key)
+        key = _session_key(request)
+        with owned(key):
             row = record_answer(key, lesson.slug, ex.n, len(lesson.exercises),
                                 verdict.correct)
     if row is None:

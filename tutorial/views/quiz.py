@@ -23,7 +23,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core import signing
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
@@ -39,7 +38,7 @@ from engine import quiz as q
 from engine.advisor import AdvisorError
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
-from tutorial.accounts import hold_owner, reader_key, writer_key
+from tutorial.accounts import owned, reader_key, writer_key
 from tutorial.fragments import is_htmx
 from tutorial.models_quiz import (
     QuizProgress,
@@ -324,8 +323,7 @@ def _count(key: str, issued: Issued, verdict: q.Verdict, page: QuizPage, moment:
     """Record one answer, unless this visitor answered the same question within
     REPEAT_WINDOW (then None).  Locking the visitor's progress row for the kind
     serialises two racing answers, so only one counts."""
-    with transaction.atomic():
-        hold_owner(key)
+    with owned(key):
         QuizProgress.objects.select_for_update().get_or_create(session_key=key, kind=issued.kind)
         if QuizQuestion.objects.filter(
             session_key=key, kind=issued.kind, seed=issued.seed, level=issued.level,

@@ -43,7 +43,7 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
-from tutorial.accounts import hold_owner, reader_key, writer_key
+from tutorial.accounts import owned, reader_key, writer_key
 from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
@@ -445,9 +445,8 @@ def start(request: HttpRequest) -> HttpResponse:
     players: list[tuple[str, str | None]] = [(_("你"), None)]
     players += [(BOT_NAMES[i], lv) for i, lv in enumerate(levels)]
     game = Game.new(players, rules, seed=secrets.randbits(32))
-    with transaction.atomic():
-        owner = writer_key(request)
-        hold_owner(owner)
+    owner = writer_key(request)
+    with owned(owner):
         table = PracticeTable.objects.create(owner=owner, state=game.to_dict(), seq=game.seq)
     return HttpResponseRedirect(reverse("table-play", args=[table.id]), status=303)
 

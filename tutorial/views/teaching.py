@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.http import (
     Http404,
     HttpRequest,
@@ -28,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from engine.game import Act, Game, Phase, card_by_label
 from engine.numbers import NumberError, parse_int
 from tutorial import teaching
-from tutorial.accounts import hold_owner
+from tutorial.accounts import owned
 from tutorial.course import TEACHING, text
 from tutorial.models_course import record_finished
 from tutorial.ratelimit import rate_limited
@@ -142,9 +141,8 @@ def stop(request: HttpRequest, n: int) -> HttpResponse:
         else:
             if tried.ok:
                 if posted:  # the hand is finished: the course map marks the table done
-                    with transaction.atomic():
-                        key = _session_key(request)
-                        hold_owner(key)
+                    key = _session_key(request)
+                    with owned(key):
                         record_finished(key, TEACHING)
                     return HttpResponseRedirect(_stop_url(n + 1), status=303)
                 return HttpResponseRedirect(_stop_url(n + 1))
