@@ -83,5 +83,5 @@ $(VNU_JAR): package.json package-lock.json | java
 	touch $@
 
 clean:
-	rm -rf node_modules $(VENV) staticfiles .mypy_cache .ruff_cache .pytest_cache tests/artifacts
+	rm -rf node_modules $(VENV) staticfiles .staticfiles.stamp .mypy_cache .ruff_cache .pytest_cache tests/artifacts
 	find locale -name '*.mo' -delete
