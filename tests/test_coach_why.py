@@ -21,7 +21,8 @@ from tests.tables import table_of
 from tests.test_game import deal, table
 from tutorial.coach import _spot, review_export
 from tutorial.models_coach import HandReview
-from tutorial.views.coach import _figures, chips, percent, shares
+from tutorial.percentages import percentage, percentages
+from tutorial.views.coach import _figures, chips
 
 pytestmark = pytest.mark.django_db
 
@@ -40,23 +41,23 @@ def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -
     for d in data["decisions"]:
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
         assert (f"这手牌 {100 * d['win']:.0f}% 的牌局会赢钱" if d["exact"] else
-                f"这手牌约 {100 * d['win']:.0f}%（误差 ±{percent(d['win_stderr'])}%）"
+                f"这手牌约 {100 * d['win']:.0f}%（误差 ±{percentage(d['win_stderr'])}%）"
                 "的牌局会赢钱") in html
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     for d in data["decisions"]:
         assert (f"come out ahead in {100 * d['win']:.0f}% of the deals." if d["exact"] else
                 f"come out ahead in about {100 * d['win']:.0f}% of the deals "
-                f"(± {percent(d['win_stderr'])}%)") in html
+                f"(± {percentage(d['win_stderr'])}%)") in html
 
 
 def test_a_small_error_is_never_shown_as_zero() -> None:
-    assert [percent(x) for x in (0, 0.004, 0.0123, 0.5)] == ["0", "0.4", "1", "50"]
+    assert [percentage(x) for x in (0, 0.004, 0.0123, 0.5)] == ["0", "0.4", "1", "50"]
 
 
 def test_shares_compare_as_they_are_shown() -> None:
-    assert shares(0.214, 0.07) == ("21", "7")
-    assert shares(0.2104, 0.2096) == ("21.04", "20.96")
+    assert percentages(0.214, 0.07) == ("21", "7")
+    assert percentages(0.2104, 0.2096) == ("21.04", "20.96")
     assert chips(-0.04) == "0.0"
 
 
@@ -170,7 +171,7 @@ def test_every_sentence_reads_in_english() -> None:
         assert all(any(w in t for t in terms) for w in left), (left, en)
         call = d.get("call")
         if d.get("to_call") and call:
-            share, needs = shares(call["share"], call["needs"])
+            share, needs = percentages(call["share"], call["needs"])
             about = "" if d["exact"] else "about "
             assert f"call, {about}{share}%" in en and f"at least {needs}%" in en
         assert ("These figures are exact" in en) == d["exact"]

@@ -16,7 +16,8 @@ from tests.tables import at_showdown, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
-from tutorial.views.coach import _figures, _picked, percent, share_percent, shares
+from tutorial.percentages import percentage, percentages
+from tutorial.views.coach import _figures, _picked
 
 pytestmark = pytest.mark.django_db
 
@@ -258,13 +259,13 @@ def test_the_coach_page_does_not_say_every_figure_has_an_error(
 
 def test_a_tiny_error_is_not_shown_as_zero_point_zero() -> None:
     """A share's error below 0.05 % read "± 0.0%" ("about 2% of the deals (± 0.0%)")."""
-    assert [percent(x) for x in (0, 0.0003, 0.00004, 0.004, 0.0123)] == [
+    assert [percentage(x) for x in (0, 0.0003, 0.00004, 0.004, 0.0123)] == [
         "0", "0.03", "<0.01", "0.4", "1"]
 
 
 def test_how_often_the_hand_wins_is_zero_or_all_only_when_it_is() -> None:
     """"这手牌 0% 的牌局会赢钱" was said of a hand that wins 0.4 % of the deals."""
-    assert [share_percent(x) for x in (0, 0.004, 0.5, 0.996, 0.99996, 1)] == [
+    assert [percentage(x) for x in (0, 0.004, 0.5, 0.996, 0.99996, 1)] == [
         "0", "0.4", "50", "99.6", ">99.99", "100"]
     with translation.override("zh-hans"):
         d = _figures({
@@ -278,10 +279,10 @@ def test_how_often_the_hand_wins_is_zero_or_all_only_when_it_is() -> None:
 
 def test_the_share_of_deals_a_call_wins_is_zero_only_when_it_is() -> None:
     """瞧's share of deals that end better than folding: 0.3 % read "约 0%"."""
-    assert shares(0.003, 0.3) == ("0.3", "30.0")
-    assert shares(0.214, 0.07) == ("21", "7")
-    assert shares(0.2104, 0.2096) == ("21.04", "20.96")
-    assert shares(0.99997, 0.5) == (">99.99", "50")
+    assert percentages(0.003, 0.3) == ("0.3", "30.0")
+    assert percentages(0.214, 0.07) == ("21", "7")
+    assert percentages(0.2104, 0.2096) == ("21.04", "20.96")
+    assert percentages(0.99997, 0.5) == (">99.99", "50")
 
 
 def test_a_pick_above_the_choice_that_was_best_is_compared_with_that_choice() -> None:

@@ -38,6 +38,7 @@ from tutorial.fragments import is_htmx
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.pagecache import same_for_newcomers
+from tutorial.percentages import percentage, percentages
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import (
@@ -147,47 +148,6 @@ def higher(options: list[dict[str, Any]], best: dict[str, Any], rival: dict[str,
         "rival": rival["label"], "top": top["label"]}
 
 
-def percent(x: float) -> str:
-    """A share as a percentage: whole numbers, one decimal below 1 %, two below 0.1 %
-    (a share above 0 never shows as 0, nor as "0.0"), "<0.01" below that."""
-    if x >= 0.01 or x == 0:
-        return f"{100 * x:.0f}"
-    for digits in (1, 2):
-        text = f"{100 * x:.{digits}f}"
-        if float(text) > 0:
-            return text
-    return "<0.01"
-
-
-def share_percent(x: float) -> str:
-    """A share of deals as a percentage (:func:`percent`), and one below 1 never shown
-    as 100: "0%" and "100%" are said only of none and all of them."""
-    text = percent(x)
-    if x < 1 and text[0].isdigit() and float(text) >= 100:
-        for digits in (1, 2):
-            text = f"{100 * x:.{digits}f}"
-            if float(text) < 100:
-                return text
-        return ">99.99"
-    return text
-
-
-def shares(a: float, b: float) -> tuple[str, str]:
-    """Two shares as percentages that compare as the shares do: one decimal more when
-    whole numbers would show different shares as equal, or a share between 0 and 1 as
-    0 or 100 (:func:`share_percent`)."""
-
-    def faithful(text: str, share: float) -> bool:
-        return (float(text) == 0) == (share == 0) and (float(text) == 100) == (share == 1)
-
-    for digits in (0, 1, 2):
-        x, y = f"{100 * a:.{digits}f}", f"{100 * b:.{digits}f}"
-        if ((float(x) > float(y)) == (a > b) and (float(x) < float(y)) == (a < b)
-                and faithful(x, a) and faithful(y, b)):
-            return x, y
-    return share_percent(a), share_percent(b)
-
-
 def chips(x: float) -> str:
     """Chips with one decimal (never "-0.0")."""
     text = f"{x:.1f}"
@@ -209,7 +169,7 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
-        "win": share_percent(d.get("win", 0)), "win_se": percent(d.get("win_stderr", 0))}
+        "win": percentage(d.get("win", 0)), "win_se": percentage(d.get("win_stderr", 0))}
     exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
@@ -253,9 +213,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         fold = next(o for o in d["options"] if o["kind"] == "fold")
         calling = next(o for o in d["options"] if o["kind"] == "call")
         gap = calling["ev"] - fold["ev"]
-        share, needs = shares(call["share"], call["needs"])
-        words |= {"share": share, "share_se": percent(call["share_stderr"]), "needs": needs,
-                  "needs_se": percent(call["needs_stderr"]), "gain": chips(call["gain"]),
+        share, needs = percentages(call["share"], call["needs"])
+        words |= {"share": share, "share_se": percentage(call["share_stderr"]), "needs": needs,
+                  "needs_se": percentage(call["needs_stderr"]), "gain": chips(call["gain"]),
                   "lose": chips(call["loss"]), "gap": chips(abs(gap)),
                   "se": chips(Z * calling["stderr"])}  # the 95 % margin the test uses
         if call["share"] >= 1:  # every world counted on one side: no share to weigh

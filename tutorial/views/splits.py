@@ -50,6 +50,7 @@ from engine.showdown import Opponent, Pricing, Situation, price
 from tutorial.fragments import is_htmx
 from tutorial.language import english
 from tutorial.pagecache import visitor_independent
+from tutorial.percentages import percentage, percentages
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
 
@@ -160,18 +161,14 @@ def shown(x: float) -> float:
 
 
 def percent(p: float) -> str:
-    return f"{p * 100:.1f}%"
+    return percentage(p, least=1) + "%"
 
 
 def percents(before: float, after: float) -> tuple[str, str]:
-    """Two chances as percentages with as many decimals (up to three) as it takes to
-    tell them apart (a change from 0.2% to 0.2% reads as broken); one decimal when
-    even three do not."""
-    for digits in (1, 2, 3):
-        pair = f"{before * 100:.{digits}f}%", f"{after * 100:.{digits}f}%"
-        if pair[0] != pair[1]:
-            return pair
-    return percent(before), percent(after)
+    """Two chances as percentages with as many decimals (from one up to three) as it
+    takes to tell them apart (a change from 0.2% to 0.2% reads as broken)."""
+    texts = percentages(before, after, least=1, most=3)
+    return texts[0] + "%", texts[1] + "%"
 
 
 def _pair_url(group: Group, rules_name: str) -> str:
