@@ -113,4 +113,5 @@ def get_stakes(name: str) -> Stakes:
     try:
         return STAKES[key]
     except KeyError:
-        raise RulesError(f"unknown stakes preset {name!r} (use 1、3, 5、10 or 5、20)") from None
+        raise RulesError(
+            f"unknown stakes preset {name!r} (use one of {', '.join(STAKES)})") from None

@@ -41,7 +41,7 @@ from engine.game import (
 )
 from engine.groups import Group
 from engine.numbers import NumberError, parse_int
-from engine.rules import Rules, RulesError, get_stakes
+from engine.rules import STAKES, Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
 from tutorial.accounts import owned, reader_key, writer_key
 from tutorial.fragments import is_htmx
@@ -417,7 +417,7 @@ def _render(request: HttpRequest, table: PracticeTable, game: Game, *, error: st
 @same_for_newcomers
 def start(request: HttpRequest) -> HttpResponse:
     """The start form (GET) and creating a table (POST)."""
-    context: dict[str, Any] = {"presets": ["1、3", "5、10", "5、20"], "error": None}
+    context: dict[str, Any] = {"presets": list(STAKES), "error": None}
     owner = reader_key(request)
     if owner:
         context["mine"] = PracticeTable.objects.filter(owner=owner)[:5]
