@@ -637,6 +637,17 @@ def test_deleting_the_account_leaves_nothing_behind_in_any_table() -> None:
     assert AccountNight.objects.filter(user=bob).count() == 1
 
 
+def test_an_account_deleted_twice_at_once_is_deleted_once() -> None:
+    """Two deletions of one account racing (a double submit from two devices): the second
+    finds the account gone and is refused (the site's 403) instead of deleting again."""
+    user = fill(Client(), "alice")
+    stale = User.objects.get(pk=user.pk)
+    accounts.erase(user)
+    with pytest.raises(PermissionDenied):
+        accounts.erase(stale)
+    assert not User.objects.filter(pk=user.pk).exists()
+
+
 def test_account_pages_for_phones_and_english() -> None:
     make_user()
     client = Client(HTTP_ACCEPT_LANGUAGE="en")

@@ -90,7 +90,7 @@ def writer_key(request: HttpRequest) -> str:
 
 def hold_owner(key: str) -> None:
     """Inside a transaction that writes rows under ``key``: for a learner's key, lock the
-    account's row (:func:`erase` locks it first too), so a write and the deletion of the
+    account's row (:func:`erase` holds it the same way), so a write and the deletion of the
     account run one after the other.  PermissionDenied when the account was deleted after
     the request began (an answer sent from a second device at that moment): its rows
     would have outlived the account, under a key nobody holds."""
@@ -330,8 +330,7 @@ def erase(user: User) -> None:
     reviews and re-priced decisions go with them, and the jobs queued for them), the
     nights they organise, their sessions, their rate-limit counters and the account."""
     key = user_key(user.pk)
-    with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()  # see hold_owner
+    with owned(key):  # PermissionDenied when another request deleted it first
         for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
             model.objects.filter(session_key=key).delete()
         tables = PracticeTable.objects.filter(owner=key)
