@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from engine.game import Act, Action, Game, Hand
+from engine.game import Act, Action, Game, Hand, Phase
 from engine.groups import Group
 from tutorial import table_store
 from tutorial.models_table import PracticeTable
@@ -58,6 +58,19 @@ def at_showdown(url: str, hands: dict[int, list[str]] | None = None) -> None:
     table = table_of(url)
     table.squeezed = game.hand.number  # type: ignore[union-attr]
     table.save()
+
+
+def bots_fold_to_qiao(url: str, hands: int) -> None:
+    """Play ``hands`` hands at the table: the learner 敲s, the bots fold (from the second
+    hand on, the 挡家's 揍芒 is charged)."""
+    game = game_of(url)
+    for _hand in range(hands):
+        game.apply(Action(Act.DEAL, cards=game.stacked_deck({})))
+        while game.phase is Phase.BETTING:
+            actor = game.to_act
+            assert actor is not None
+            game.apply(Action(Act.QIAO if actor == 0 else Act.FOLD, actor))
+    save_game(url, game)
 
 
 def shown_groups(url: str) -> set[Group]:

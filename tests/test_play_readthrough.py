@@ -12,7 +12,7 @@ from django.utils import translation
 from engine.game import Act, Action, Phase
 from engine.review import grade
 from tests.coach_hands import coached
-from tests.tables import at_showdown, game_of, save_game
+from tests.tables import at_showdown, bots_fold_to_qiao, game_of, save_game
 from tests.test_language import problems
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeTable
@@ -47,14 +47,7 @@ def test_a_mango_line_says_mango_pot_without_a_gloss_of_its_own(client: Client) 
     mango"); a later use said "揍芒 (mango)", a second, wrong gloss."""
     r = client.post("/table/", {"bots": "2", "level": "simple", "stakes": "1、3"})
     url = str(r["Location"])
-    g = game_of(url)
-    for _hand in range(3):  # the learner 敲s, the bots fold: 揍芒 charged in hands 2 and 3
-        g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
-        while g.phase is Phase.BETTING:
-            actor = g.to_act
-            assert actor is not None
-            g.apply(Action(Act.QIAO if actor == 0 else Act.FOLD, actor))
-    save_game(url, g)
+    bots_fold_to_qiao(url, 3)  # 揍芒 charged in hands 2 and 3
     client.cookies["django_language"] = "en"
     html = client.get(url + "history").content.decode()
     assert text(html).count("paid into the mango pot, which now holds") == 2

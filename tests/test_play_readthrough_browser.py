@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.game import Act, Action, Phase
-from tests.tables import game_of, open_table, save_game
+from tests.tables import bots_fold_to_qiao, open_table
 
 # How far each result table sticks out of the panel around it, and the player names
 # (first column) broken over two lines.
@@ -43,14 +42,7 @@ def test_the_history_keeps_the_results_tables_inside_their_panels_at_360px(
     page = phone_page
     page.set_viewport_size({"width": 360, "height": 780})
     url = open_table(page, live_server, "simple", bots=2)
-    g = game_of(url)
-    for _hand in range(2):  # the learner 敲s, the bots fold: hand 2 pays a 揍芒
-        g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
-        while g.phase is Phase.BETTING:
-            actor = g.to_act
-            assert actor is not None
-            g.apply(Action(Act.QIAO if actor == 0 else Act.FOLD, actor))
-    save_game(url, g)
+    bots_fold_to_qiao(url, 2)  # hand 2 pays a 揍芒
     page.context.add_cookies([{"name": "django_language", "value": "en",
                                "url": live_server.url}])
     page.goto(url + "history")
