@@ -160,7 +160,10 @@ def test_an_empty_bobo_comes_back_through_a_rebuy(client: Client) -> None:
     hand(client, night, pot_to="乙", 乙=2000, 丙=-2000)
     post(client, night, do="leave", player="丙")
     response = post(client, night, 400, do="back", player="丙")
-    assert "丙 的钵钵是 0：补钵钵（至少 50）就回到桌上" in unlinked(response.content.decode())
+    html = unlinked(response.content.decode())
+    assert "丙 的钵钵是 0：补钵钵（至少 50）就回到桌上" in html
+    assert 'id="back-player-error"' in html
+    assert '<details class="manual">' in html  # the error is not the hand form's: closed
     post(client, night, do="rebuy", player="丙", amount=100)
     assert night.state().by_name("丙").active  # type: ignore[union-attr]
 
