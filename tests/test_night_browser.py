@@ -286,3 +286,45 @@ def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
         path=str(ARTIFACTS / f"night-360-{lang}-after-fold-out-next.png"), caret="initial")
     context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, chromium_browser: Any,
+                                                   axe: Any, lang: str) -> None:
+    """The 圈芒 starter leaves when the deal has come back round to them for the 扫尾: the
+    page says the orbit is over and why; they come back and deal it.  Screenshots
+    night-360-<lang>-orbit-*.png."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    names = ["甲", "乙", "丙"]
+    night = Night.objects.create(players=names, stakes="1、3", starting_bobo=2000,
+                                 end_at=timezone.now() - timedelta(minutes=1))
+    for _ in range(3):  # 甲 起头, 乙, 丙: the deal comes back to 甲
+        night.add_event("hand", {"kind": "show", "nets": {"乙": 1, "丙": -1},
+                                 "pot_to": "乙", "quan": True})
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
+                                           locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/night/{night.token}/")
+    page.select_option("#leave-player", "甲")
+    page.locator("form:has(input[name=do][value=leave]) button[type=submit]").click()
+    expect(page.locator("#next-title")).to_contain_text(
+        "圈芒打完了" if lang == "zh" else "The last orbit is over")
+    expect(page.locator(".next-hand")).to_contain_text(
+        "由 甲 扫尾" if lang == "zh" else "甲 deals the 扫尾")
+    expect(page.locator(".record-hand")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(page)
+    page.locator(".next-hand").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-orbit-starter-away.png"), caret="initial")
+    page.locator("form:has(input[name=do][value=back]) button[type=submit]").click()
+    expect(page.locator(".record-hand")).to_have_count(1)
+    expect(page.locator(".next-hand")).to_contain_text(
+        "甲 发牌" if lang == "zh" else "甲 deals")
+    page.locator(".next-hand").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-orbit-starter-back.png"), caret="initial")
+    context.close()
