@@ -199,6 +199,7 @@ def test_the_starter_away_for_the_closing_hand_ends_the_orbit(client: Client) ->
     page = text(client.get(url(night)))
     assert "圈芒打完了，今晚结束" in page
     assert "该 甲 扫尾（发最后一手）了，可 甲 已经离场" in page
+    assert "起头的人离场怎么办，书上没有说，这是我们定的" in page
     response = hand(client, night, expect=400, pot_to="乙", 乙=1, 丙=-1)
     assert "圈芒已经打完" in unlinked(response.content.decode())
     assert night.state().hands == 4  # the deal went round again: 乙 丙 丁 dealt twice
@@ -283,3 +284,4 @@ def test_the_new_entries_in_english(client: Client) -> None:
     post(client, night, do="leave", player="丁")
     words = check(client.get(url(night)).content.decode())
     assert "turn to deal the last hand, the 扫尾, but 丁 has left" in words
+    assert "The sources do not say what happens when the starter leaves" in words
