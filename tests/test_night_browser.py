@@ -59,7 +59,7 @@ def test_a_night_on_one_phone(
     page.fill("#net1", "9")
     page.fill("#net2", "-3")
     page.fill("#net3", "-3")
-    page.select_option("#pot_to", "乙")
+    page.check("#pot_to1")  # 乙
     page.get_by_role("button", name="记下这一手").click()
     page.get_by_text("第 2 手记好了").wait_for()
     assert "开牌前丢芒果（揍芒）：每人 5" in page.inner_text(".next-hand")
@@ -121,7 +121,7 @@ def test_a_night_in_new_york(live_server: Any, chromium_browser: Any, axe: Any) 
     # A 揍芒 with no amounts: refused, the reason next to the folder's amount.
     page.get_by_text("或者直接填输赢").click()
     page.check("#kind-zou")
-    page.select_option("#pot_to", "乙")
+    page.check("#pot_to1")  # 乙
     page.get_by_role("button", name="记下这一手").click()
     expect(page.locator("#net0-error")).to_contain_text("至少输掉皮 1")
     assert Night.objects.get().events.count() == 0
@@ -191,4 +191,140 @@ def test_long_names_fit_a_360_px_phone_in_english(live_server: Any,
     for i in range(labels.count()):
         box = labels.nth(i).bounding_box()
         assert box is not None and box["x"] + box["width"] <= svg_right + 0.5
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
+        live_server: Any, chromium_browser: Any, axe: Any, lang: str) -> None:
+    """The new entries on a 360 px phone, in both languages: a tie ticked by hand shares
+    the pot; a wrong tie is refused next to the boxes; a player who left comes back; a
+    calculator table where everyone but one folded is recorded as a 揍芒.  Screenshots
+    night-360-<lang>-*.png."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    names = ["甲", "乙", "丙", "丁"]
+    night = Night.objects.create(players=names, stakes="1、3", starting_bobo=2000,
+                                 end_at=timezone.now() + timedelta(hours=3))
+    night.add_event("hand", {"kind": "zou", "nets": {"甲": -2, "乙": -2, "丙": 6, "丁": -2},
+                             "pot_to": "丙"})  # 15 of 芒果 due
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
+                                           locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(10_000)
+    edit = f"{live_server.url}/night/{night.token}/"
+    page.goto(edit)
+    page.wait_for_load_state()
+
+    def submit(do: str) -> None:
+        page.locator(f"form:has(input[name=do][value={do}]) button[type=submit]").click()
+
+    def fits() -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # A tie on 头 and 尾, wrongly entered: one sharer losing — refused beside the boxes.
+    page.locator("details.manual summary").click()
+    page.check("#pot_to0")
+    page.check("#pot_to1")
+    for seat, net in enumerate(["10", "-5", "-5", "0"]):
+        page.fill(f"#net{seat}", net)
+    submit("hand")
+    expect(page.locator("#pot_to-error")).to_contain_text("写成了输" if lang == "zh"
+                                                          else "is entered as a loss")
+    assert night.state().hands == 1
+    fits()
+    axe(page)
+    page.locator("fieldset#pot_to").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-tie-refused.png"), caret="initial")
+    # Entered right: 甲 and 乙 share the 15, the odd chip to 甲.
+    page.fill("#net1", "10")
+    page.fill("#net2", "-10")
+    page.fill("#net3", "-10")
+    submit("hand")
+    shared = "甲、乙 头尾一样大，平分桌上的 15" if lang == "zh" else "shared the 15 in the middle"
+    expect(page.locator(".hands")).to_contain_text(shared)
+    assert night.state().by_name("甲").bobo == 2011  # type: ignore[union-attr]
+    fits()
+    shot(page, f"night-360-{lang}-tie")
+    page.locator(".hands .hand").first.screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-tie-hand.png"), caret="initial")
+
+    # 乙 leaves and comes back with the same 钵钵.
+    page.select_option("#leave-player", "乙")
+    submit("leave")
+    expect(page.locator("#back-player")).to_be_visible()
+    fits()
+    axe(page)
+    page.locator("section[aria-labelledby=rebuy-title]").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-come-back.png"), caret="initial")
+    submit("back")
+    expect(page.locator("#back-player")).to_have_count(0)
+    player = night.state().by_name("乙")
+    assert player is not None and player.active and player.bobo == 2010
+
+    # The calculator: everyone but 甲 folded; recorded as a 揍芒.
+    page.goto(f"{live_server.url}/calc/?p=甲:3:R2,R7,BJ,B8:0&p=乙:1:fold&p=丙:1:fold"
+              f"&p=丁:1:fold&night={night.token}")
+    expect(page.locator("#record-end")).to_be_visible()
+    fits()
+    axe(page)
+    page.locator("form.record").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-calc-fold-out.png"), caret="initial")
+    page.locator("button[name=end][value=zou]").click()
+    page.locator("#next-title").wait_for()
+    last = night.hand_records(3, 3)[0]
+    assert last.kind == "zou" and last.pot_to == "甲"
+    expect(page.locator(".hands .hand").first.locator(".badge").first).to_contain_text("揍芒")
+    fits()
+    shot(page, f"night-360-{lang}-after-fold-out")
+    page.locator(".next-hand").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-after-fold-out-next.png"), caret="initial")
+    context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, chromium_browser: Any,
+                                                   axe: Any, lang: str) -> None:
+    """The 圈芒 starter leaves when the deal has come back round to them for the 扫尾: the
+    page says the orbit is over and why; they come back and deal it.  Screenshots
+    night-360-<lang>-orbit-*.png."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    names = ["甲", "乙", "丙"]
+    night = Night.objects.create(players=names, stakes="1、3", starting_bobo=2000,
+                                 end_at=timezone.now() - timedelta(minutes=1))
+    for _ in range(3):  # 甲 起头, 乙, 丙: the deal comes back to 甲
+        night.add_event("hand", {"kind": "show", "nets": {"乙": 1, "丙": -1},
+                                 "pot_to": "乙", "quan": True})
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
+                                           locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/night/{night.token}/")
+    page.select_option("#leave-player", "甲")
+    page.locator("form:has(input[name=do][value=leave]) button[type=submit]").click()
+    expect(page.locator("#next-title")).to_contain_text(
+        "圈芒打完了" if lang == "zh" else "The last orbit is over")
+    expect(page.locator(".next-hand")).to_contain_text(
+        "由 甲 扫尾" if lang == "zh" else "甲 deals the 扫尾")
+    expect(page.locator(".record-hand")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(page)
+    page.locator(".next-hand").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-orbit-starter-away.png"), caret="initial")
+    page.locator("form:has(input[name=do][value=back]) button[type=submit]").click()
+    expect(page.locator(".record-hand")).to_have_count(1)
+    expect(page.locator(".next-hand")).to_contain_text(
+        "甲 发牌" if lang == "zh" else "甲 deals")
+    page.locator(".next-hand").screenshot(
+        path=str(ARTIFACTS / f"night-360-{lang}-orbit-starter-back.png"), caret="initial")
     context.close()

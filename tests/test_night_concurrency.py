@@ -187,3 +187,18 @@ def test_undo_and_a_new_hand_from_two_phones(server: Any) -> None:
                                              for n in range(1, len(rows) + 1)], rows
         if not rows:  # undone down to nothing: put a hand back for the next round
             assert organiser.request("POST", f"/night/{token}/", {**hand, "after": "0"})[0] == 302
+
+
+def test_a_comeback_posted_together_records_one(server: Any) -> None:
+    """A player who left comes back (do=back), the form sent from several phones at once:
+    one comeback, the others the stale answer — as every other entry."""
+    client = Phone(server)
+    token, view = client.create_night()
+    for _round in range(3):
+        leave = {"do": "leave", "player": "乙", "after": str(client.last_seq(token))}
+        assert client.request("POST", f"/night/{token}/", leave)[0] == 302
+        back = {"do": "back", "player": "乙", "after": str(client.last_seq(token))}
+        exactly_one(together(f"/night/{token}/", [(client, back)] * 8))
+    rows = csv_rows(client, view)
+    assert [r[2] for r in rows] == ["乙 离场", "乙 回到桌上"] * 3
+    assert stacks(rows[-1]) == [2000] * 4

@@ -1,8 +1,8 @@
 """The state stored with each night entry (issue 21 §4): a page reads the latest entry's
 state and the hands it shows, never the whole night, so the state written with each
 entry (from the one stored before it) must be the state the entries themselves give.
-Random nights of hands, re-buys, leavings and undos (hypothesis), built as the views
-build them (``Night.add_event``; undo deletes the last entry); the migration that gave
+Random nights of hands, re-buys, leavings, comebacks and undos (hypothesis), built as
+the views build them (``Night.add_event``; undo deletes the last entry); the migration that gave
 the nights already there their states."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ entries = st.one_of(
     st.builds(lambda who, amount: ("rebuy", {"player": who, "amount": amount}),
               st.sampled_from([*PLAYERS, "戊"]), st.integers(50, 3000)),
     st.builds(lambda who: ("leave", {"player": who}), st.sampled_from(PLAYERS)),
+    st.builds(lambda who: ("back", {"player": who}), st.sampled_from(PLAYERS)),
     st.just(("undo", {})))
 
 
@@ -108,12 +109,13 @@ def test_undo_gives_back_the_state_before() -> None:
 def test_the_migration_gives_existing_nights_their_states() -> None:
     fill = importlib.import_module("tutorial.migrations.0012_night_event_state").fill
     nights = [new_night(), new_night("app", 2), new_night()]
+    entries: list[tuple[str, dict[str, Any]]] = [
+        ("hand", {"kind": "xiu", "nets": {"甲": -1}}),
+        ("rebuy", {"player": "乙", "amount": 500}),
+        ("hand", {"kind": "show", "nets": {"乙": 7, "丁": -7}, "pot_to": "乙", "calc": "p=x"}),
+        ("leave", {"player": "丙"})]
     for night in nights[:2]:
-        for kind, data in [("hand", {"kind": "xiu", "nets": {"甲": -1}}),
-                           ("rebuy", {"player": "乙", "amount": 500}),
-                           ("hand", {"kind": "show", "nets": {"乙": 7, "丁": -7},
-                                     "pot_to": "乙", "calc": "p=x"}),
-                           ("leave", {"player": "丙"})]:
+        for kind, data in entries:
             night.add_event(kind, data)
     NightEvent.objects.update(hand=None, after={})  # as the rows were before it
     fill(apps, None)

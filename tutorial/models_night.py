@@ -1,8 +1,9 @@
 """Game-night scorekeeper: a night, its event log, and the state derived from it.
 
 A night is stored as its settings plus an append-only list of events (a hand, a
-re-buy, a player leaving).  Everything else — 钵钵, dealer, 芒果 due, the pot, the
-圈芒 orbit, the hand's record — follows from the events (:meth:`NightState.apply`).
+re-buy, a player leaving, a player who left coming back).  Everything else — 钵钵,
+dealer, 芒果 due, the pot, the 圈芒 orbit, the hand's record — follows from the events
+(:meth:`NightState.apply`).
 Each event row stores the night's state after it (``after``, written in the same
 transaction as the event, by :meth:`Night.add_event`), so a page reads the latest row
 and the hands it shows, never the whole night (issue 21 §4), and undoing the last entry
@@ -23,6 +24,12 @@ Decisions (RULES.md §4 and §6, 000's 积分制):
   switches to exactly N hands.
 * A player with an empty 钵钵 must re-buy (at least the later-钵钵 minimum) or
   leave before the next hand is recorded.
+* A player who left keeps their 钵钵 and their result, and may come back (``back``)
+  with that 钵钵, no re-buy, to their own seat; the deal reaches them when it next
+  comes round to their seat.  An empty 钵钵 comes back through a re-buy.
+* A 圈芒 starter who is away when the deal comes back round to them for the closing
+  hand (扫尾) ends the orbit (:attr:`NightState.quan_over`) — unless they come back,
+  then they deal it.
 """
 
 from __future__ import annotations
@@ -140,7 +147,8 @@ class Night(models.Model):
 
 
 class NightEvent(models.Model):
-    """One entry of the night: ``hand`` / ``rebuy`` / ``leave`` with its data (JSON)."""
+    """One entry of the night: ``hand`` / ``rebuy`` / ``leave`` / ``back`` (a player who
+    left rejoins) with its data (JSON)."""
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -312,20 +320,45 @@ class NightState:
     @property
     def in_quan(self) -> bool:
         """The next hand belongs to the 圈芒 orbit."""
-        return not self.quan_done and (self.quan_start is not None or self.end_reached)
+        return not self.quan_over and (self.quan_start is not None or self.end_reached)
+
+    @property
+    def quan_over(self) -> bool:
+        """The 圈芒 orbit is over: its closing hand was played (``quan_done``), or the deal
+        has come back round to the starter (起头) for the closing hand (扫尾) and the
+        starter is not at the table — everyone else has dealt their orbit hand, and the
+        deal would pass the starter's seat into a second round.  If the starter rejoins,
+        they deal the 扫尾 and the orbit ends after it."""
+        if self.quan_done:
+            return True
+        start = self.quan_start
+        return (start is not None and self.quan_moves > 0 and self.dealer == start
+                and not self.players[start].active)
+
+    @property
+    def starter_name(self) -> str:
+        """The 圈芒 starter (起头), once the orbit has started."""
+        return self.players[self.quan_start].name if self.quan_start is not None else ""
+
+    @property
+    def dealer_seat(self) -> int:
+        """The seat that deals the next hand: the deal skips a player who has left."""
+        if self.players[self.dealer].active:
+            return self.dealer
+        return self._next_active(self.dealer)
 
     @property
     def dealer_name(self) -> str:
-        return self.players[self.dealer].name
+        return self.players[self.dealer_seat].name
 
     @property
     def dangjia_name(self) -> str:
         """挡家: the first player after the dealer, who receives cards first."""
-        return self.players[self._next_active(self.dealer)].name
+        return self.players[self._next_active(self.dealer_seat)].name
 
     @property
     def can_play(self) -> bool:
-        return not self.quan_done and len(self.active) >= 2 and not self.broke
+        return not self.quan_over and len(self.active) >= 2 and not self.broke
 
     @property
     def quan_total(self) -> int:
@@ -468,6 +501,8 @@ class NightState:
             player.active = True
         elif player is not None and event.kind == "leave":
             player.active = False
+        elif player is not None and event.kind == "back":  # rejoins with the 钵钵 they kept
+            player.active = True
         return None
 
 

@@ -336,6 +336,17 @@ class Result:
     def rows(self) -> list[tuple[Seat, int]]:
         return [(s, self.settlement.nets[s.name]) for s in self.seats]
 
+    @property
+    def alone(self) -> str | None:
+        """The one player still in when everyone else folded (None otherwise)."""
+        return lone_survivor(self.seats)
+
+
+def lone_survivor(seats: list[Seat]) -> str | None:
+    """The one player who did not fold when every other player did, or None."""
+    stayed = [s for s in seats if not s.folded]
+    return stayed[0].name if len(stayed) == 1 else None
+
 
 def compute(table: CalcTable) -> Result | None:
     """Validate and settle; None (with errors recorded) when the table is not valid."""

@@ -5,7 +5,7 @@ URLs (``include``d at ``night/``):
 
 * ``/night/``                    create a night (POST); lists the nights of this browser
 * ``/night/<token>/``            the organiser's page; every change is a POST here with
-                                 ``do=hand|calc|rebuy|leave|undo|quan|end|bill``
+                                 ``do=hand|calc|rebuy|leave|back|undo|quan|end|bill``
 * ``/night/v/<view_token>/``     read-only page for the others (htmx polls it)
 * ``/night/v/<view_token>/csv``  CSV export of every entry
 """
@@ -42,7 +42,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
-from engine.settle import SettleError, settle
+from engine.settle import Seat, SettleError, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.fragments import is_htmx
 from tutorial.language import listing, listing_html
@@ -58,7 +58,7 @@ from tutorial.pagecache import same_for_newcomers
 from tutorial.ratelimit import rate_limited
 from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
-from tutorial.views.calc import compute, parse_query
+from tutorial.views.calc import compute, lone_survivor, parse_query
 from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
@@ -208,7 +208,7 @@ def _check_fresh(night: Night, data: QueryDict) -> None:
 
 
 def _check_can_play(state: NightState) -> None:
-    if state.quan_done:
+    if state.quan_over:
         raise Problem({"form": _("圈芒已经打完，今晚不再记新的一手。")})
     if state.broke:
         raise Problem({"form": _("%(names)s 的钵钵输光了：先补钵钵或离场，再记下一手。") % {
@@ -247,25 +247,41 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
         if kind == "xiu" and value > 0:
             errors[f"net{p.seat}"] = _("休过河没人赢：甩牌的人写留下的皮（负数），其余写 0。")
         nets[p.name] = value
-    pot_to = data.get("pot_to", "").strip()
+    chosen = [n.strip() for n in data.getlist("pot_to") if n.strip()]
+    # Several players who ate the 皮 together share the pot, in seat order (the odd chips
+    # to the first, as the calculator gives them).
+    takers = [p.name for p in state.active if p.name in chosen]
+    pot_to = takers[0] if takers else ""
     charge = state.next_charge()
     pot = state.pot + (charge.total if charge else 0)
     if kind != "xiu":
         if not errors and sum(nets.values()) != 0:
             errors["nets"] = _("输赢加起来要等于 0，现在是 %(sum)+d。") % {
                 "sum": sum(nets.values())}
-        if pot_to and pot_to not in left:
-            errors["pot_to"] = _("选桌上的一个人。")
+        if any(n not in left for n in chosen):
+            errors["pot_to"] = _("选桌上的人。")
+        elif len(set(chosen)) != len(chosen):
+            errors["pot_to"] = _("每人只能选一次。")
         elif kind == "zou" and not pot_to:
             errors["pot_to"] = _("揍芒：选最后剩下的那个人。")
+        elif kind == "zou" and len(takers) > 1:
+            errors["pot_to"] = _("揍芒只剩一个人：只选最后剩下的那个人。")
         elif not pot_to and pot > 0:
             errors["pot_to"] = _("桌上有 %(pot)d 的芒果和皮：选谁吃了皮。") % {"pot": pot}
         elif kind == "zou":
             _check_zou(night, state, nets, pot_to, left, errors)
+        elif len(takers) > 1 and not errors:
+            losers = [n for n in takers if nets[n] < 0]
+            if losers:  # the best 尾 (and its equals) is beaten by nobody
+                errors["pot_to"] = _("一起吃皮的人尾最大，谁也吃不了他们，这一手不会输："
+                                     "%(names)s 写成了输。") % {"names": listing(losers)}
     if errors:
         raise Problem(errors)
-    return {"kind": kind, "nets": {k: v for k, v in nets.items() if v},
-            "pot_to": pot_to if kind != "xiu" else "", "quan": state.in_quan}
+    record: dict[str, Any] = {"kind": kind, "nets": {k: v for k, v in nets.items() if v},
+                              "pot_to": pot_to if kind != "xiu" else "", "quan": state.in_quan}
+    if kind == "show" and len(takers) > 1:
+        record["pot_share"] = takers
+    return record
 
 
 def _check_zou(night: Night, state: NightState, nets: dict[str, int], last: str,
@@ -302,11 +318,35 @@ def _record_calc(night: Night, state: NightState, data: QueryDict) -> dict[str, 
         settled = settle(result.seats, table.rules)
     except SettleError as e:  # pragma: no cover - compute() already settled it
         raise Problem({"form": str(e)}) from None
-    record = {"kind": "show", "nets": {k: v for k, v in settled.nets.items() if v},
+    kind = _calc_end(night, state, result.seats, settled.nets, left, data.get("end", ""))
+    record = {"kind": kind, "nets": {k: v for k, v in settled.nets.items() if v},
               "pot_to": settled.pi_to or "", "quan": state.in_quan, "calc": table.query()}
     if len(settled.pi_takers) > 1:  # equal 头 and 尾 ate the 皮 together: they share the pot
         record["pot_share"] = list(settled.pi_takers)
     return record
+
+
+def _calc_end(night: Night, state: NightState, seats: list[Seat], nets: dict[str, int],
+              left: dict[str, int], end: str) -> str:
+    """How the calculator's hand ended: ``show``, or ``zou`` (揍芒) when everyone but one
+    folded in the first round.  A table where everyone but one folded does not say in
+    which round they did (000: only a first-round fold-out is a 揍芒), so the result's
+    record button asks (``end=zou`` or ``end=show``)."""
+    alone = lone_survivor(seats)
+    if end not in ("", "show", "zou"):
+        raise Problem({"form": _("不认识的结束方式。")})
+    if end == "zou" and alone is None:
+        raise Problem({"form": _("只有别的人都甩了牌、只剩一个人时，才是揍芒。")})
+    if alone is not None and not end:
+        raise Problem({"form": _("这一手别的人都甩了，只剩 %(name)s：回到算账页，选是第一轮"
+                                 "就都甩了（揍芒），还是后面几轮才甩的。") % {"name": alone}})
+    if end == "zou":
+        assert alone is not None
+        errors: dict[str, str] = {}
+        _check_zou(night, state, nets, alone, left, errors)
+        if errors:
+            raise Problem({"form": " ".join(errors.values())})
+    return end or "show"
 
 
 def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
@@ -325,6 +365,21 @@ def _leave(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     player = state.by_name(data.get("player", ""))
     if player is None or not player.active:
         raise Problem({"leave_player": _("选桌上的一个人。")})
+    return {"player": player.name}
+
+
+def _back(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
+    """A player who left rejoins with the 钵钵 they kept (no re-buy); an empty 钵钵
+    comes back through a re-buy."""
+    player = state.by_name(data.get("player", ""))
+    if player is None or player.active:
+        raise Problem({"back_player": _("选一个离场的人。")})
+    if state.quan_done:
+        raise Problem({"back_player": _("圈芒已经打完，今晚不再回到桌上。")})
+    if player.bobo <= 0:
+        raise Problem({"back_player": _(
+            "%(name)s 的钵钵是 0：补钵钵（至少 %(min)d）就回到桌上。") % {
+            "name": player.name, "min": night.rules.stakes.later_bobo}})
     return {"player": player.name}
 
 
@@ -353,9 +408,10 @@ def _apply_post(request: HttpRequest, night: Night) -> None:
         messages.success(request, _("第 %(n)d 手记好了。") % {"n": after.hands})
         if after.quan_done:
             messages.info(request, _("圈芒打完了，今晚到此结束：看最后的输赢和饭钱。"))
-    elif action in ("rebuy", "leave"):
+    elif action in ("rebuy", "leave", "back"):
         _check_fresh(night, data)
-        _add(night, action, (_rebuy if action == "rebuy" else _leave)(night, state, data))
+        entry = {"rebuy": _rebuy, "leave": _leave, "back": _back}[action]
+        _add(night, action, entry(night, state, data))
         messages.success(request, _("记好了。"))
     elif action == "undo":
         # Only the entry the form showed: anything else means the night moved on.
@@ -483,6 +539,8 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "standings": state.standings(),
         "dinner": dinner,
         "names": names,
+        "gone": [p for p in state.players if not p.active],
+        "pot_chosen": post.getlist("pot_to"),
         "quan_kind": Mango.QUAN,
         "end_local": timezone.localtime(night.end_at, night.zone),
         "bobo_max": BOBO_MAX,
@@ -495,6 +553,8 @@ def _event_label(event: NightEvent) -> str:
     who = str(event.data.get("player", ""))
     if event.kind == "rebuy":
         return _("%(name)s 补钵钵 %(amount)s") % {"name": who, "amount": event.data.get("amount")}
+    if event.kind == "back":
+        return _("%(name)s 回到桌上") % {"name": who}
     return _("%(name)s 离场") % {"name": who}
 
 
@@ -683,6 +743,8 @@ def night_csv(request: HttpRequest, view_token: str) -> HttpResponse:
             if event.kind == "rebuy":
                 label = _("%(name)s 补钵钵 %(amount)s") % {
                     "name": who, "amount": event.data.get("amount")}
+            elif event.kind == "back":
+                label = _("%(name)s 回到桌上") % {"name": who}
             else:
                 label = _("%(name)s 离场") % {"name": who}
             nets = [0 for _n in names]
