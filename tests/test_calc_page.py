@@ -278,6 +278,17 @@ def test_more_rows(client: Client) -> None:
     assert 'name="more"' not in eight.content.decode()
 
 
+@pytest.mark.parametrize("more", ["abc", "999", "0", "", "٣"])
+def test_bad_row_count_is_said_with_a_400(client: Client, more: str) -> None:
+    """A row count that is not 1-8 (the 再加一家 button's value): said, 400, the form as
+    it was (never silently ignored)."""
+    page = client.get("/calc/", {"n1": "a", "more": more})
+    html = page.content.decode()
+    assert page.status_code == 400
+    assert "网址里的行数不对：要是 1 到 8 之间的整数。" in html
+    assert len(page.context["table"].seats) == 3 and 'value="a"' in html
+
+
 def test_card_picker_offers_only_cards_left(client: Client) -> None:
     page = client.get("/calc/?p=a:10:RQ,RQ,R3,B4&p=b:10:B9,B8,B7,B5")
     html = page.content.decode()

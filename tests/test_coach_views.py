@@ -299,8 +299,16 @@ def test_review_steps_through_the_hand(played: tuple[Client, str]) -> None:
     for query in ({"step": str(last)}, {}):  # an htmx history restore needs the page
         page = client.get(f"/coach/{tid}/1/", query, headers=restore)
         assert page.status_code == 200 and "<html" in page.content.decode()
-    for bad in ("x", "-5", "99999"):  # clamped to the hand
-        assert client.get(f"/coach/{tid}/1/", {"step": bad}).status_code == 200
+    # a step the hand does not have: said, 400, at the deal (never silently step 0)
+    for bad in ("x", "abc", "", "-5", "99999", str(last + 1)):
+        r = client.get(f"/coach/{tid}/1/", {"step": bad})
+        html = r.content.decode()
+        assert r.status_code == 400, bad
+        assert f"网址里的步数不对：要是 0 到 {last} 之间的整数。" in html
+        assert f"第 0 / {last} 步" in html
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/coach/{tid}/1/", {"step": "abc"}).content.decode()
+    assert f"The address is wrong: the step must be a whole number from 0 to {last}." in html
 
 
 def test_stored_pages_read_few_rows(played: tuple[Client, str],
