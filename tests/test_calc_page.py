@@ -349,3 +349,13 @@ def test_english_keeps_chinese_words_tagged(client: Client) -> None:
     for line in re.findall(r"<li>(.*?)</li>", result, re.S):
         text = re.sub(r'<span lang="zh-Hans"[^>]*>.*?</span>', "", line)
         assert not re.search(r"[\u4e00-\u9fff]", re.sub(r"<[^>]+>", "", text)), line
+
+
+def test_split_chances_read_as_the_quiz_prints_them(client: Client) -> None:
+    """The calculator rounded 吃 / 走 / 死 one by one (0.35 % read "0%", 0.43 % too, and a
+    row need not sum to 100): now the split quiz's whole percents, a tiny chance "<1%"."""
+    html = client.get("/calc/?p=a:10:B4,B8,B7,B5&p=b:10:RQ,RQ,R2,R2").content.decode()
+    odds = re.findall(r'split-option__odds">([^<]*)<', html)
+    assert "对一家：吃 1% · 走 13% · 死 86%" in odds  # 0.43 % gets the leftover point
+    assert "对一家：吃 &lt;1% · 走 9% · 死 91%" in odds
+    assert "对一家：吃 98% · 走 2% · 死 0%" in odds  # two pairs of 天 and 地 never lose both

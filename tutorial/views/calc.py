@@ -36,6 +36,7 @@ from django.views.decorators.http import require_safe
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
 from engine.numbers import NumberError, parse_int
+from engine.quiz import shown_percents
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
@@ -95,11 +96,12 @@ class SplitOption:
         return str(self.index)
 
     @property
-    def percents(self) -> tuple[int, int, int] | None:
-        """吃 / 走 / 死 chances in whole percent (one opponent, see engine.advisor)."""
+    def percents(self) -> tuple[str, str, str] | None:
+        """吃 / 走 / 死 chances (one opponent, see engine.advisor) as the split quiz prints
+        them: whole percents summing to 100, a tiny chance "<1" rather than "0"."""
         if self.chances is None:
             return None
-        win, push, lose = (round(100 * c) for c in self.chances)
+        win, push, lose = shown_percents(*self.chances)
         return (win, push, lose)
 
 
