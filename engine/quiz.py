@@ -670,6 +670,12 @@ class SplitOption:
         win, push, lose = whole_percents(self.p_win, self.p_push, self.p_lose)
         return win, push, lose
 
+    @property
+    def shown_percents(self) -> tuple[str, str, str]:
+        """吃 / 走 / 死 as the split table prints them (:func:`shown_percents`)."""
+        win, push, lose = shown_percents(self.p_win, self.p_push, self.p_lose)
+        return win, push, lose
+
 
 def whole_percents(*shares: float) -> tuple[int, ...]:
     """Shares that sum to 1 as whole percentages that sum to 100 (largest remainders get
@@ -680,6 +686,26 @@ def whole_percents(*shares: float) -> tuple[int, ...]:
     for i in by_remainder[:100 - sum(floors)]:
         floors[i] += 1
     return tuple(floors)
+
+
+#: A share below this is nothing (float noise), not a chance to print as "<1".
+_NOTHING = 1e-12
+
+
+def shown_percents(*shares: float) -> tuple[str, ...]:
+    """:func:`whole_percents` as a page prints them (before its "%"): a share that is not
+    nothing but rounds to 0 reads "<1", one short of certain that rounds to 100 reads
+    ">99", so that a real chance never reads "0" (nor a near-certainty "100") beside the
+    others; the rest are the whole percentages that sum to 100."""
+    out = []
+    for share, whole in zip(shares, whole_percents(*shares), strict=True):
+        if whole == 0 and share > _NOTHING:
+            out.append("<1")
+        elif whole == 100 and share < 1 - _NOTHING:
+            out.append(">99")
+        else:
+            out.append(str(whole))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -278,6 +278,17 @@ def test_more_rows(client: Client) -> None:
     assert 'name="more"' not in eight.content.decode()
 
 
+@pytest.mark.parametrize("more", ["abc", "999", "0", "", "٣"])
+def test_bad_row_count_is_said_with_a_400(client: Client, more: str) -> None:
+    """A row count that is not 1-8 (the 再加一家 button's value): said, 400, the form as
+    it was (never silently ignored)."""
+    page = client.get("/calc/", {"n1": "a", "more": more})
+    html = page.content.decode()
+    assert page.status_code == 400
+    assert "网址里的行数不对：要是 1 到 8 之间的整数。" in html
+    assert len(page.context["table"].seats) == 3 and 'value="a"' in html
+
+
 def test_card_picker_offers_only_cards_left(client: Client) -> None:
     page = client.get("/calc/?p=a:10:RQ,RQ,R3,B4&p=b:10:B9,B8,B7,B5")
     html = page.content.decode()
@@ -338,3 +349,13 @@ def test_english_keeps_chinese_words_tagged(client: Client) -> None:
     for line in re.findall(r"<li>(.*?)</li>", result, re.S):
         text = re.sub(r'<span lang="zh-Hans"[^>]*>.*?</span>', "", line)
         assert not re.search(r"[\u4e00-\u9fff]", re.sub(r"<[^>]+>", "", text)), line
+
+
+def test_split_chances_read_as_the_quiz_prints_them(client: Client) -> None:
+    """The calculator rounded 吃 / 走 / 死 one by one (0.35 % read "0%", 0.43 % too, and a
+    row need not sum to 100): now the split quiz's whole percents, a tiny chance "<1%"."""
+    html = client.get("/calc/?p=a:10:B4,B8,B7,B5&p=b:10:RQ,RQ,R2,R2").content.decode()
+    odds = re.findall(r'split-option__odds">([^<]*)<', html)
+    assert "对一家：吃 1% · 走 13% · 死 86%" in odds  # 0.43 % gets the leftover point
+    assert "对一家：吃 &lt;1% · 走 9% · 死 91%" in odds
+    assert "对一家：吃 98% · 走 2% · 死 0%" in odds  # two pairs of 天 and 地 never lose both

@@ -299,8 +299,16 @@ def test_review_steps_through_the_hand(played: tuple[Client, str]) -> None:
     for query in ({"step": str(last)}, {}):  # an htmx history restore needs the page
         page = client.get(f"/coach/{tid}/1/", query, headers=restore)
         assert page.status_code == 200 and "<html" in page.content.decode()
-    for bad in ("x", "-5", "99999"):  # clamped to the hand
-        assert client.get(f"/coach/{tid}/1/", {"step": bad}).status_code == 200
+    # a step the hand does not have: said, 400, at the deal (never silently step 0)
+    for bad in ("x", "abc", "", "-5", "99999", str(last + 1)):
+        r = client.get(f"/coach/{tid}/1/", {"step": bad})
+        html = r.content.decode()
+        assert r.status_code == 400, bad
+        assert f"网址里的步数不对：要是 0 到 {last} 之间的整数。" in html
+        assert f"第 0 / {last} 步" in html
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/coach/{tid}/1/", {"step": "abc"}).content.decode()
+    assert f"The address is wrong: the step must be a whole number from 0 to {last}." in html
 
 
 def test_stored_pages_read_few_rows(played: tuple[Client, str],
@@ -396,3 +404,23 @@ def test_start_page_does_not_say_the_strong_bot_slow_plays(client: Client) -> No
     it does bet some weak hands (打鸡), now and then."""
     html = client.get("/table/").content.decode()
     assert "会躺" not in html and "偶尔打鸡" in html
+
+
+def test_review_leads_with_one_sentence_and_folds_the_method(played: tuple[Client, str]
+                                                             ) -> None:
+    """A newcomer reads one sentence on how decisions are priced; the method (worlds,
+    weighting, the two sets of deals, the 95 % band) is kept, in a closed <details>."""
+    client, tid = played
+    for language, lead, method in (
+            ("zh-hans", "每个决定都跟你当时最好的选择比", "按电脑们已经做的动作加权"),
+            ("en", "Each decision is compared with the best choice you had",
+             "weighted by how likely they made the bots")):
+        client.cookies["django_language"] = language
+        pages = [client.get(f"/coach/{tid}/{n}/").content.decode() for n in (1, 2)]
+        # a hand without a betting decision says so instead
+        html = next(page for page in pages if "coach-lead" in page)
+        block = html[html.index('class="coach-lead"'):]
+        details = re.search(r'<details class="coach-method">(.*?)</details>', block, re.S)
+        assert details is not None and lead in block[:block.index("<details")]
+        assert method in details[1] and method not in block[:block.index("<details")]
+        assert "<summary>" in details[1]

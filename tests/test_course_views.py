@@ -403,3 +403,15 @@ def test_the_split_lesson_teaches_sanhua_which_the_table_allows_by_default(
     text = re.sub(r"<[^>]+>", "", client.get("/course/split/").content.decode())
     assert "may declare 三花 instead of splitting" in text
     assert "the Xuanjing does not have it" in text
+
+
+def test_course_split_exercise_reads_a_tiny_chance_as_under_1_percent(client: Client) -> None:
+    """The course's split exercises show the quiz's table: a 0.35 % chance to win reads
+    "<1%", not "0%" (seed 1 of the level-1 split question, see test_quiz_views)."""
+    split = course.lesson("split")
+    assert split is not None
+    ex = split.exercises[0]
+    assert (ex.quiz, ex.level) == ("split", 1)
+    html = answer(client, split, ex.n, right(ex, 1), seed=1).content.decode()
+    cells = re.findall(r'<td class="quiz-num[^>]*>([^<]*)</td>', html)
+    assert "&lt;1%" in cells and "0%" not in cells

@@ -57,17 +57,31 @@ def test_older_hands_are_on_later_pages(client: Client) -> None:
     assert shown_hands(client.get(base + "?page=2").content.decode()) == list(range(70, 20, -1))
     last = client.get(base + "?page=3").content.decode()
     assert shown_hands(last) == list(range(20, 0, -1)) and "page=4" not in last
-    for bad in ("0", "4", "x", "٢", "9" * 5000):
-        assert shown_hands(client.get(base, {"page": bad}).content.decode())[0] == 120
+    # a page that is not one: said, 400, beside the newest hands (never silently page 1)
+    for bad in ("0", "4", "x", "٢", "", "9" * 5000):
+        r = client.get(base, {"page": bad})
+        html = r.content.decode()
+        assert r.status_code == 400, bad
+        assert "网址里的页码不对：要是 1 到 3 之间的整数。" in html
+        assert shown_hands(html)[0] == 120
+    client.cookies["django_language"] = "en"
+    r = client.get(base, {"page": "abc"})
+    assert r.status_code == 400
+    assert "The address is wrong: the page must be a whole number from 1 to 3." in \
+        r.content.decode()
+    edit = client.get(f"/night/{night.token}/", {"page": "abc"})
+    assert edit.status_code == 400 and "the page must be" in edit.content.decode()
+    del client.cookies["django_language"]
+    assert client.get(base, {"page": "2"}).status_code == 200
     csv = client.get(f"/night/v/{night.view_token}/csv").content.decode()
     assert csv.count("\n") > 120  # the file still holds every hand
 
 
 def test_a_page_reads_the_same_however_long_the_night(client: Client,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same queries at 50 and 400 hands, each of them reading at most a page of
+    """The same queries at 120 and 400 hands, each of them reading at most a page of
     entries, and no entry played again (the state is stored with the latest one)."""
-    nights = {hands: long_night(client, hands) for hands in (50, 400)}
+    nights = {hands: long_night(client, hands) for hands in (120, 400)}
 
     def replayed(*args: object) -> None:
         pytest.fail("a page played the night's entries again")
@@ -77,7 +91,7 @@ def test_a_page_reads_the_same_however_long_the_night(client: Client,
     for hands, night in nights.items():
         for path, headers in ((f"/night/v/{night.view_token}/", {}),
                               (f"/night/v/{night.view_token}/?live=1", {"HX-Request": "true"}),
-                              (f"/night/v/{night.view_token}/?page=3", {}),
+                              (f"/night/v/{night.view_token}/?page=2", {}),
                               (f"/night/{night.token}/", {})):
             with CaptureQueriesContext(connection) as queries:
                 assert client.get(path, headers=headers).status_code == 200
@@ -86,5 +100,5 @@ def test_a_page_reads_the_same_however_long_the_night(client: Client,
             events = [q["sql"] for q in queries if '"tutorial_nightevent"' in q["sql"]]
             assert events and all("LIMIT" in sql or '"hand" IN' in sql
                                   or '"hand" >=' in sql for sql in events), events
-    assert {k[1]: v for k, v in counts.items() if k[0] == 50} == {
+    assert {k[1]: v for k, v in counts.items() if k[0] == 120} == {
         k[1]: v for k, v in counts.items() if k[0] == 400}

@@ -416,11 +416,37 @@ def test_the_split_tables_percentages_add_up_to_100(client: Client) -> None:
     assert isinstance(question, q.SplitQuestion)
     html = post(client, "split", token, {"split": str(question.options[0].index)}
                 ).content.decode()
-    cell = r'<td class="quiz-num[^>]*>(\d+)%</td>'  # a phone's stacked rows label each cell
+    # a phone's stacked rows label each cell; "<1" is a share rounded to 0 that is not 0
+    cell = r'<td class="quiz-num[^>]*>((?:&lt;|&gt;)?\d+)%</td>'
     rows = re.findall(cell * 3, html)
     assert len(rows) == len(question.options)
-    assert all(sum(map(int, row)) == 100 for row in rows)
+    shown = [[int(x.replace("&lt;1", "0").replace("&gt;99", "100")) for x in row]
+             for row in rows]
+    assert all(sum(row) == 100 for row in shown)
     assert rows[0] == ("1", "13", "86")  # the largest remainder (0.43) gets the point
+
+
+def test_a_tiny_chance_reads_under_1_percent_not_0(client: Client) -> None:
+    """Seed 1's second split wins 0.35 % of the time: it read 0% beside 9% and 91%, as if
+    it never won. Now "<1%" (and a near-certainty ">99%"), the others still summing to
+    100 in whole percents; only a share that is really 0 reads 0%."""
+    token, question = issue(client, "split", 1, 1)
+    assert isinstance(question, q.SplitQuestion)
+    option = question.options[1]
+    assert 0 < option.p_win < 0.005 and option.percents == (0, 9, 91)
+    assert option.shown_percents == ("<1", "9", "91")
+    for language in ("zh-hans", "en"):
+        client.cookies["django_language"] = language
+        html = post(client, "split", token, {"split": str(question.options[0].index)}
+                    ).content.decode()
+        cells = re.findall(r'<td class="quiz-num[^>]*>([^<]*)</td>', html)
+        assert "&lt;1%" in cells and cells.count("0%") == sum(
+            p == 0 for o in question.options for p in (o.p_win, o.p_push, o.p_lose))
+        assert ["&lt;1%", "9%", "91%"] == cells[cells.index("&lt;1%"):cells.index("&lt;1%") + 3]
+    assert q.shown_percents(0.0, 0.0, 1.0) == ("0", "0", "100")
+    assert q.shown_percents(0.003, 0.001, 0.996) == ("<1", "<1", ">99")
+    assert q.shown_percents(0.0043, 0.133, 0.8627) == ("1", "13", "86")
+    assert q.shown_percents(1e-15, 0.5, 0.5 - 1e-15) == ("0", "50", "50")  # float noise
 
 
 def test_showdown_order_line_in_english_is_not_a_gloss_in_brackets(client: Client) -> None:

@@ -115,9 +115,19 @@ def test_filters_are_get_params(client: Client) -> None:
     assert both == ["RQ-R7", "RQ-B7"]
     gang = codes(client.get("/pairs/", {"cat": "gang"}).content.decode())
     assert gang == ["RQ-R8", "RQ-B8", "R2-R8", "R2-B8"]
-    # nonsense filter values are ignored, never an error
-    response = client.get("/pairs/", {"cat": "nope", "points": "12", "rules": "xx"})
+    # nonsense category and rules are ignored, never an error
+    response = client.get("/pairs/", {"cat": "nope", "rules": "xx"})
     assert response.status_code == 200 and len(codes(response.content.decode())) == 151
+    # points that are not 0-9: said, 400, beside every group (never silently unfiltered)
+    for bad in ("12", "abc", "-1", "٣"):
+        response = client.get("/pairs/", {"cat": "nope", "points": bad, "rules": "xx"})
+        html = response.content.decode()
+        assert response.status_code == 400, bad
+        assert "网址里的点数不对：要是 0 到 9 之间的整数。" in html and len(codes(html)) == 151
+    assert client.get("/pairs/", {"points": ""}).status_code == 200  # the form's "any"
+    client.cookies["django_language"] = "en"
+    html = client.get("/pairs/", {"points": "abc"}).content.decode()
+    assert "The address is wrong: the points must be a whole number from 0 to 9." in html
 
 
 def test_empty_result_says_so_and_suggests(client: Client) -> None:

@@ -251,3 +251,37 @@ def test_the_first_stage_of_the_corner_tells_a_ten_by_its_ring() -> None:
     assert sq.possible(Card(Kind.B10, "♠"), [(head, 1)]) == (Kind.B10,)
     assert sq.possible(Card(Kind.BJ, "♠"), [(head, 1)]) == (Kind.BJ,)  # black: no joker
     assert sq.sight(Card(Kind.R10, "♥"), head, 1).clue == "带圈"
+
+
+@pytest.mark.django_db
+def test_english_squeeze_options_and_answers_name_the_card(client: Client) -> None:
+    """The squeeze quiz (and the course's 串牌 lesson, which asks it) offered 天牌, 地牌 …
+    in Chinese only on English pages: an English learner had to guess which card each
+    was. Each option, answer and "can still be" list now names the card too ("天牌 (red
+    Q)"); the Chinese page is unchanged."""
+    options = re.compile(r'<label class="sq-option">.*?</label>', re.S)
+    zh = client.get("/quiz/squeeze/?seed=5&level=1").content.decode()
+    assert len(options.findall(zh)) == 17 and "sq-kind__card" not in zh
+    client.cookies["django_language"] = "en"
+    for level in (1, 2):
+        html = client.get(f"/quiz/squeeze/?seed=5&level={level}").content.decode()
+        found = options.findall(html)
+        assert len(found) == 17
+        assert all('sq-kind__card' in o for o in found)
+        assert '<span lang="zh-Hans">天牌</span> <span class="sq-kind__card" lang="en">(red Q)' \
+            in html
+        assert "(black 10)" in html and "(big joker)" in html and "(red 3)" in html
+    course = client.get("/course/squeeze/2/", follow=True).content.decode()
+    assert len(options.findall(course)) == 17 and "(red 2)" in course
+    page = client.get("/quiz/squeeze/?seed=5&level=1").content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page)
+    assert token
+    question = q.generate("squeeze", 5, 1, RULES)
+    answered = client.post("/quiz/squeeze/", {"token": token.group(1),
+                                              **q.solve(question, RULES)}).content.decode()
+    words = f"({'red' if question.card.kind.color == 'red' else 'black'} "
+    caption = answered.split('class="quiz-answer"')[0].rsplit("<figcaption>", 1)[1]
+    assert words in caption and "sq-kind__card" in answered[answered.index("quiz-answer"):]
+    squeeze = client.get("/squeeze/").content.decode()
+    assert '<span lang="zh-Hans">地牌</span> <span class="sq-kind__card" lang="en">(red 2)' \
+        in squeeze

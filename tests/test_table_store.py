@@ -113,8 +113,12 @@ def test_history_pages(client: Client) -> None:
     assert "第 1 / 3 页" in first and "?page=2" in first
     last = client.get(url + "history?page=3").content.decode()
     assert last.count('class="history-hand') == 5 and 'data-hand="1"' in last
-    assert client.get(url + "history?page=99").status_code == 200  # the last page
-    assert client.get(url + "history?page=x").status_code == 200  # the first page
+    # a page that is not one: said, 400, with the newest hands (never silently another)
+    for bad in ("99", "0", "x", ""):
+        r = client.get(url + "history", {"page": bad})
+        html = r.content.decode()
+        assert r.status_code == 400, bad
+        assert "网址里的页码不对：要是 1 到 3 之间的整数。" in html and 'data-hand="45"' in html
 
 
 def test_split_session_keeps_every_hand_and_replays() -> None:

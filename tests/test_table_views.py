@@ -390,7 +390,17 @@ def test_state_survives_a_restart_and_history_replays(client: Client) -> None:
     step = client.get(url + "history?hand=1&step=1").content.decode()
     assert "第 1 手回放" in step and "下一步" in step
     assert client.get(url + "history?hand=9").status_code == 404
-    assert client.get(url + "history?hand=x").status_code == 400
+    r = client.get(url + "history?hand=x")
+    assert r.status_code == 400 and "网址里的手的编号不对：要是不小于 1 的整数。" in \
+        r.content.decode()
+    # a step the hand does not have: said, 400 (never silently the deal or the end)
+    last = int(re.search(r"第 0 / (\d+) 步", client.get(url + "history?hand=1").content
+                         .decode())[1])  # type: ignore[index]
+    assert client.get(url + f"history?hand=1&step={last}").status_code == 200
+    for bad in ("abc", "", "-1", str(last + 1)):
+        r = client.get(url + "history", {"hand": "1", "step": bad})
+        assert r.status_code == 400, bad
+        assert f"网址里的步数不对：要是 0 到 {last} 之间的整数。" in r.content.decode()
     # a stored hand whose actions cannot be replayed (edited by hand): "no such hand", not a 500
     row = table_of(url).hands.get(number=1)
     row.log = [*row.log[:1], {"kind": "dance"}]

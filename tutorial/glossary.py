@@ -38,7 +38,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from engine.cards import CardError
+from engine.cards import CardError, Kind
 from engine.groups import Group
 
 GLOSSARY_URL = "/glossary/"
@@ -103,6 +103,15 @@ def terms() -> tuple[Term, ...]:
         )
         for t in raw
     )
+
+
+def card_words(kind: Kind) -> str:
+    """A card kind named by its card, as English pages say it after the Chinese name:
+    "red Q", "black 10", "big joker" (the gloss of the name itself is :func:`card_name`)."""
+    if kind is Kind.JK:
+        return gettext("大鬼（大王）")
+    colour = gettext("红") if kind.color == "red" else gettext("黑")
+    return f"{colour} {kind.rank_label}"
 
 
 def card_name(code: str) -> tuple[str, str]:

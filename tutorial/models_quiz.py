@@ -32,6 +32,7 @@ from django.utils.translation import pgettext
 
 from engine.cards import CardError
 from engine.groups import Group
+from tutorial.glossary import card_words
 from tutorial.language import english
 from tutorial.models_visitor import VisitorRow
 
@@ -122,7 +123,7 @@ class ReviewCard(VisitorRow):
                 return self.item
             if not english():
                 return f"{way.label}·{kind.name_zh}"
-            return f"{pgettext('squeeze-gloss', way.label)}: {kind.name_zh}"
+            return f"{pgettext('squeeze-gloss', way.label)}: {kind.name_zh} ({card_words(kind)})"
         try:
             return Group.parse(self.group_code).display_name()
         except CardError:

@@ -30,7 +30,6 @@ from typing import Any
 from django.utils.html import conditional_escape, format_html, strip_tags
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
-from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from engine.cards import Card, CardError, Kind, check_available, parse_kind, physical
@@ -40,7 +39,7 @@ from engine.rules import Rules, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import explain
 from tutorial import squeeze as squeeze_stage
-from tutorial.glossary import mark_chinese
+from tutorial.glossary import card_words, mark_chinese
 from tutorial.language import english, listing_html
 
 EMPTY = SafeString("")
@@ -156,15 +155,8 @@ def grp(group: Group) -> SafeString:
 def kind_html(kind: Kind) -> SafeString:
     if english():
         return format_html('<span lang="zh-Hans">{}</span> ({})', kind.name_zh,
-                           _kind_gloss(kind))
+                           card_words(kind))
     return zh(kind.name_zh)
-
-
-def _kind_gloss(kind: Kind) -> str:
-    if kind is Kind.JK:
-        return _("大鬼（大王）")
-    colour = _("红") if kind.color == "red" else _("黑")
-    return f"{colour} {kind.rank_label}"
 
 
 def category_html(group: Group, rules: Rules) -> SafeString:

@@ -30,17 +30,20 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
 from engine.numbers import NumberError, parse_int
+from engine.quiz import shown_percents
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, settle
 from tutorial.explain import Explanation, explain
 from tutorial.fragments import is_htmx
 from tutorial.models_night import night_by_token
 from tutorial.pagecache import same_for_newcomers
+from tutorial.query import BadQuery, query_int
 from tutorial.rulesets import RULES_LABELS
 from tutorial.visitor_text import clean, key
 
@@ -93,11 +96,12 @@ class SplitOption:
         return str(self.index)
 
     @property
-    def percents(self) -> tuple[int, int, int] | None:
-        """吃 / 走 / 死 chances in whole percent (one opponent, see engine.advisor)."""
+    def percents(self) -> tuple[str, str, str] | None:
+        """吃 / 走 / 死 chances (one opponent, see engine.advisor) as the split quiz prints
+        them: whole percents summing to 100, a tiny chance "<1" rather than "0"."""
         if self.chances is None:
             return None
-        win, push, lose = (round(100 * c) for c in self.chances)
+        win, push, lose = shown_percents(*self.chances)
         return (win, push, lose)
 
 
@@ -374,13 +378,6 @@ def _rows(table: CalcTable, wanted: int) -> None:
     table.seats = kept
 
 
-def _int(text: str | None, default: int) -> int:
-    try:
-        return parse_int(text, 0, 10**9)
-    except NumberError:
-        return default
-
-
 @require_safe
 def calc(request: HttpRequest) -> HttpResponse:
     if request.GET.get("night"):  # a night's players change as it goes on: never cached
@@ -403,7 +400,13 @@ def _calc(request: HttpRequest) -> HttpResponse:
         # The form's long fields: go to the short, shareable address.
         extra = f"&night={night_token}" if night is not None else ""
         return HttpResponseRedirect(f"{request.path}?{table.query()}{extra}")
-    _rows(table, _int(data.get("more"), 0))
+    try:  # "再加一家" asks for this many rows
+        _rows(table, query_int(data, "more", pgettext("address", "行数"), 1, MAX_SEATS, 0))
+        bad_query = False
+    except BadQuery as e:
+        _rows(table, 0)
+        table.errors.append(e.message)
+        bad_query = True
     query = table.query() if result is not None else ""
     context = {
         "table": table,
@@ -417,7 +420,7 @@ def _calc(request: HttpRequest) -> HttpResponse:
         "used": _used_counts(table),
         "next_rows": min(MAX_SEATS, len(table.seats) + 1),
     }
-    status = 400 if table.has_errors and asked else 200
+    status = 400 if (table.has_errors and asked) or bad_query else 200
     template = "calc/calc.html#calc-body" if is_htmx(request) else "calc/calc.html"
     response = render(request, template, context, status=200 if is_htmx(request) else status)
     if is_htmx(request) and result is not None:

@@ -39,6 +39,7 @@ from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.pagecache import same_for_newcomers
 from tutorial.percentages import percentage, percentages
+from tutorial.query import BadQuery, query_int
 from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import (
@@ -307,15 +308,18 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     decisions = [_figures({**d, "opening": data["opening"], "index": k})
                  for k, d in enumerate(data["decisions"])]
     try:
-        step = parse_int(request.GET.get("step", "0"), 0, len(row.log) - 1)
-    except NumberError:
-        step = 0
+        step = query_int(request.GET, "step", pgettext("address", "步数"), 0,
+                         len(row.log) - 1, 0)
+    except BadQuery as e:  # said on the page, at the deal (never silently step 0)
+        step, problem, status = 0, e.message, 400
+    else:
+        problem, status = "", 200
     context = {"table": table, "number": number, "players": players, "review": data,
                "decisions": decisions, "split": _split(data["split"], data["opening"]),
-               "replay": _step(row, step, decisions)}
+               "replay": _step(row, step, decisions), "problem": problem}
     if is_htmx(request) and "step" in request.GET:
-        return render(request, "coach/review.html#replay", context)
-    return render(request, "coach/review.html", context)
+        return render(request, "coach/review.html#replay", context, status=status)
+    return render(request, "coach/review.html", context, status=status)
 
 
 def _players(game: Game, every_card: bool) -> list[dict[str, Any]]:

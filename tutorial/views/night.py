@@ -55,6 +55,7 @@ from tutorial.models_night import (
     dinner_split,
 )
 from tutorial.pagecache import same_for_newcomers
+from tutorial.query import BadQuery, query_int
 from tutorial.ratelimit import rate_limited
 from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
@@ -472,6 +473,8 @@ def night_edit(request: HttpRequest, token: str) -> HttpResponse:
             return HttpResponseRedirect(reverse("night_edit", args=[night.token]))
         night.refresh_from_db()
     context = _context(request, night, editable=True, errors=errors)
+    if context["page_problem"] and status == 200:
+        status = 400
     status = 200 if is_htmx(request) else status
     return render(request, "night/night.html", context, status=status)
 
@@ -482,7 +485,8 @@ def night_view(request: HttpRequest, view_token: str) -> HttpResponse:
     context = _context(request, night, editable=False, errors={})
     if is_htmx(request) and request.GET.get("live"):
         return render(request, "night/night.html#live", context)
-    return render(request, "night/night.html", context)
+    return render(request, "night/night.html", context,
+                  status=400 if context["page_problem"] else 200)
 
 
 # --------------------------------------------------------------------------- page
@@ -506,9 +510,11 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
     ]
     pages = max(1, -(-state.hands // HANDS_PER_PAGE))
     try:
-        page = parse_int(request.GET.get("page", "1"), 1, pages)
-    except NumberError:
-        page = 1
+        page = query_int(request.GET, "page", pgettext("address", "页码"), 1, pages, 1)
+    except BadQuery as e:  # said above the hands, which show the first page (400)
+        page, page_problem = 1, e.message
+    else:
+        page_problem = ""
     newest = state.hands - (page - 1) * HANDS_PER_PAGE
     hand_rows = [
         (hand, [(name, hand.nets.get(name, 0)) for name in night.players if hand.nets.get(name)],
@@ -525,6 +531,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "hand_rows": hand_rows,
         "page": page,
         "pages": pages,
+        "page_problem": page_problem,
         "last_label": _event_label(last) if last else "",
         "charge": charge,
         "pot_next": state.pot + (charge.total if charge else 0),

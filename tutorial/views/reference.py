@@ -18,8 +18,9 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.http import urlencode
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.vary import vary_on_headers
 
@@ -33,6 +34,7 @@ from tutorial import glossary
 from tutorial.fragments import is_htmx
 from tutorial.language import english, listing
 from tutorial.pagecache import visitor_independent
+from tutorial.query import BadQuery, query_int
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import (
     CATALOGUES,
@@ -242,16 +244,23 @@ class PairQuery:
     rules: str
 
     @classmethod
-    def from_request(cls, request: HttpRequest) -> PairQuery:
+    def from_request(cls, request: HttpRequest) -> tuple[PairQuery, str]:
+        """The query, and what is wrong with its ``points`` ("" when nothing is: the
+        query then has no points filter, and the page says why with a 400)."""
         q = " ".join(request.GET.get("q", "").split())[:60]
         cat = request.GET.get("cat", "")
         cat = cat if cat in FILTER_CATEGORIES else ""
-        raw_points = request.GET.get("points", "")
-        points = int(raw_points) if raw_points in {str(i) for i in range(10)} else None
+        points: int | None = None
+        problem = ""
+        if request.GET.get("points", ""):  # "" is the form's "any points"
+            try:
+                points = query_int(request.GET, "points", pgettext("address", "点数"), 0, 9, 0)
+            except BadQuery as e:
+                problem = e.message
         rules = _rules_name(request)
         if cat == "diwang" and rules != "app":
             rules = "app"
-        return cls(q, cat, points, rules)
+        return cls(q, cat, points, rules), problem
 
     def url(self, **changes: Any) -> str:
         params = {"q": self.q, "cat": self.cat, "points": self.points, "rules": self.rules}
@@ -345,10 +354,13 @@ _SPACES = re.compile(r"\s+")
 @vary_on_headers("HX-Request")
 @visitor_independent
 def pairs(request: HttpRequest) -> HttpResponse:
-    query = PairQuery.from_request(request)
+    query, problem = PairQuery.from_request(request)
     results, count, count_oob = _results_html(get_language() or "zh-hans", query)
+    status = 400 if problem else 200
+    if problem:
+        results = format_html('<p class="notice" role="alert">{}</p>', problem) + results
     if is_htmx(request):
-        response = HttpResponse(results + count_oob)
+        response = HttpResponse(results + count_oob, status=status)
         response["HX-Push-Url"] = query.url()  # the short, shareable form of the address
         return response
     filters = [{"value": k, "label": v} for k, v in FILTER_LABELS.items()]
@@ -365,7 +377,7 @@ def pairs(request: HttpRequest) -> HttpResponse:
         "rules_options": [{"value": k, "label": v} for k, v in RULES_LABELS.items()],
         "examples": [{"q": q, "url": query.url(q=q, cat="", points=None)} for q in EXAMPLE_QUERIES],
     }
-    return render(request, "reference/pairs.html", context)
+    return render(request, "reference/pairs.html", context, status=status)
 
 
 # ---------------------------------------------------------------- /pairs/<A>-<B>/

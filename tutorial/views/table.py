@@ -48,6 +48,7 @@ from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
 from tutorial.pagecache import same_for_newcomers
+from tutorial.query import BadQuery, query_int
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -604,38 +605,46 @@ def history(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     table = _load(request, table_id)
     game = Game.from_dict(table.state)
     pages = Paginator(table.hands.order_by("-number"), HANDS_PER_PAGE)
-    page = pages.get_page(request.GET.get("page"))
+    problem = ""
+    try:
+        page = pages.page(query_int(request.GET, "page", pgettext("address", "页码"), 1,
+                                    pages.num_pages, 1))
+    except BadQuery as e:  # said on the page, which shows the newest hands (400)
+        page, problem = pages.page(1), e.message
     hands = []
     for row in page:
         h = hand_from_dict(row.hand)
         hands.append({"number": h.number, "result": _result_view(game, h),
                       "log": hand_log(game, h, lambda i: display_name(game, i), True)})
-    context: dict[str, Any] = {"table": table, "hands": hands, "page": page, "replay": None}
+    context: dict[str, Any] = {"table": table, "hands": hands, "page": page, "replay": None,
+                               "error": problem}
+    if problem:
+        return render(request, "table/history.html", context, status=400)
     if "hand" in request.GET:
         try:
-            number = _int(request.GET.get("hand"), _("第几手"), 1)
-            step = _int(request.GET.get("step", "0"), _("第几步"), 0)
-        except Rejected as e:
+            number = query_int(request.GET, "hand", pgettext("address", "手的编号"), 1, None, 1)
+            context["replay"] = _replay_view(request, table, number)
+        except BadQuery as e:
             return render(request, "table/history.html", {**context, "error": e.message},
                           status=400)
-        context["replay"] = _replay_view(request, table, number, step)
-        if context["replay"] is None:
+        except Http404:
             return render(request, "table/history.html",
                           {**context, "error": _("没有这一手")}, status=404)
     return render(request, "table/history.html", context)
 
 
-def _replay_view(request: HttpRequest, table: PracticeTable, number: int,
-                 step: int) -> dict[str, Any] | None:
+def _replay_view(request: HttpRequest, table: PracticeTable, number: int) -> dict[str, Any]:
+    """Hand ``number`` up to its action ``?step=K`` (0, the deal, when not asked); Http404
+    when there is no such hand to replay, BadQuery for a step it does not have."""
     row = table.hands.filter(number=number).first()
     if row is None or row.start is None or not row.log:
-        return None
+        raise Http404
     length = len(row.log)
-    step = max(0, min(step, length - 1))
+    step = query_int(request.GET, "step", pgettext("address", "步数"), 0, length - 1, 0)
     try:
         replayed = table_store.replayed(row, step + 1)
     except (ActionError, CardError, RulesError, KeyError, TypeError, ValueError):
-        return None  # a stored hand that cannot be replayed: shown as "no such hand"
+        raise Http404 from None  # a stored hand that cannot be replayed: "no such hand"
     board = _board(request, table, replayed)
     board["my_turn"] = False
     board["bot_turn"] = False

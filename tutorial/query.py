@@ -1,0 +1,45 @@
+"""A whole number read from a page's address (``?page=2``, ``?step=5``): through
+:func:`engine.numbers.parse_int`, like every number read from a request, and one that is
+not a whole number in range is :class:`BadQuery`, whose message the view shows on its
+page with a 400 (never a silent default: ``?step=abc`` must not quietly show step 0)."""
+
+from __future__ import annotations
+
+from django.http import QueryDict
+from django.utils.translation import gettext
+
+from engine.numbers import MAX_DIGITS, NumberError, parse_int
+
+
+class BadQuery(ValueError):
+    """A number in the address that is not a whole number in range; ``message`` says
+    which one and what it can be, in the page's language."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def query_int(query: QueryDict, key: str, what: str, lo: int, hi: int | None,
+              default: int) -> int:
+    """``query[key]`` as a whole number in ``lo … hi`` (``hi`` None: no bound but
+    :data:`~engine.numbers.MAX_DIGITS`); ``default`` when the address does not have ``key``
+    at all; else :class:`BadQuery` naming it by ``what`` ("页码")."""
+    raw = query.get(key)
+    if raw is None:
+        return default
+    try:
+        return parse_int(raw, lo, 10**MAX_DIGITS - 1 if hi is None else hi)
+    except NumberError:
+        raise BadQuery(bad_number(what, lo, hi)) from None
+
+
+def bad_number(what: str, lo: int, hi: int | None) -> str:
+    """"网址里的页码不对：要是 1 到 3 之间的整数。" (or "只能是 1" when lo == hi)."""
+    if hi is None:
+        return gettext("网址里的%(what)s不对：要是不小于 %(lo)s 的整数。") % {
+            "what": what, "lo": lo}
+    if lo == hi:
+        return gettext("网址里的%(what)s不对：只能是 %(lo)s。") % {"what": what, "lo": lo}
+    return gettext("网址里的%(what)s不对：要是 %(lo)s 到 %(hi)s 之间的整数。") % {
+        "what": what, "lo": lo, "hi": hi}
