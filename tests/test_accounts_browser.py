@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tutorial.models_table import PracticeTable
 
@@ -110,3 +111,59 @@ def test_delete_account_in_the_browser(live_server: Any, browser_page: Any, axe:
     page.wait_for_url(base + "/")
     assert "账号和里面的一切都删除了" in page.inner_text(".messages")
     assert not PracticeTable.objects.exists()
+
+
+def browser_log_in(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/accounts/login/?next=/coach/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="登录").click()
+    page.wait_for_url(base + "/coach/")
+
+
+def test_the_coach_switch_follows_the_account_from_laptop_to_phone(
+    live_server: Any, browser_page: Any, phone_page: Any, axe: Any,
+    monkeypatch: pytest.MonkeyPatch, screenshot: Callable[..., Any],
+) -> None:
+    """Turned off on the laptop, the coach is off on the phone (360 px) logged in to the
+    same account: the coach's page says so and the table's result offers to turn it on;
+    turned on again on the phone, it is on at the laptop."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from tests.coach_hands import play_hands
+
+    base = live_server.url
+    User.objects.create_user("switcher", password=PASSWORD)
+    client = Client()
+    assert client.post("/accounts/login/", {"username": "switcher",
+                                            "password": PASSWORD}).status_code == 302
+    table = play_hands(client, monkeypatch, 11, 1)  # a finished hand in the account
+    laptop, phone = browser_page, phone_page
+    phone.set_viewport_size({"width": 360, "height": 780})
+    browser_log_in(laptop, base, "switcher")
+    browser_log_in(phone, base, "switcher")
+    expect(phone.locator(".coach-switch button[value=off]")).to_be_visible()
+    laptop.locator(".coach-switch button").click()
+    expect(laptop.locator(".coach-switch button[value=on]")).to_be_visible()
+
+    for language in ("zh-hans", "en"):
+        phone.goto(base + f"/lang/?language={language}&next=/coach/")
+        expect(phone.locator(".coach-switch button[value=on]")).to_be_visible()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        axe(phone)
+        screenshot(phone, f"accounts-coach-off-{language}-360")
+        phone.goto(base + f"/table/{table.id}/")
+        expect(phone.locator(".coach-hook .coach-switch button[value=on]")).to_be_visible()
+        expect(phone.locator(".coach-hook__summary")).to_have_count(0)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        phone.locator(".coach-hook").scroll_into_view_if_needed()
+        screenshot(phone, f"accounts-coach-off-table-{language}-360", full_page=False)
+    phone.goto(base + "/lang/?language=zh-hans&next=/coach/")
+
+    phone.locator(".coach-switch button").click()  # on again, on the phone
+    expect(phone.locator(".coach-switch button[value=off]")).to_be_visible()
+    laptop.reload()
+    expect(laptop.locator(".coach-switch button[value=off]")).to_be_visible()
+    expect(laptop.locator("#switch-title + form p")).to_have_text(
+        "现在开着：每手打完，牌桌下面马上出教练的评语。")
