@@ -813,7 +813,8 @@ def test_without_an_account_the_coach_switch_is_per_device() -> None:
     switch(first, "off")
     assert coach_says(first) == "off" and coach_says(second) == "on"
     assert not AccountPreference.objects.exists()
-    switch(second, "off"), switch(first, "on")
+    switch(second, "off")
+    switch(first, "on")
     assert coach_says(first) == "on" and coach_says(second) == "off"
 
 
@@ -881,3 +882,88 @@ def test_logging_out_leaves_the_device_with_the_default_and_the_account_its_choi
     phone.post("/accounts/logout/")
     log_in(phone, "alice")
     assert coach_says(phone) == "off"
+
+
+# --------------------------------------------------------------------- a password change sent twice
+
+NEW = "another-pass-3141"
+SENT_TWICE = "这张表提交了两次"
+
+
+def change(client: Client, old: str = PASSWORD, new: str = NEW) -> Any:
+    return client.post("/accounts/password/", {
+        "old_password": old, "new_password1": new, "new_password2": new})
+
+
+def test_a_password_change_sent_twice_keeps_the_device_logged_in() -> None:
+    """A double click: the second POST carries the session the first one replaced (its
+    key is gone) and the old password, which no longer matches.  It changes nothing, logs
+    the device in again and says the form was sent twice; the password is the new one."""
+    user = make_user()
+    laptop, phone = log_in_client("alice"), log_in_client("alice")
+    sent_with = laptop.cookies["sessionid"].value
+    assert change(laptop).status_code == 302
+    first = laptop.cookies["sessionid"].value
+    assert first != sent_with
+    laptop.cookies["sessionid"] = sent_with  # the browser dropped the first answer
+    response = change(laptop, new=NEW)
+    assert response.status_code == 302 and response["Location"] == "/accounts/"
+    page = laptop.get("/accounts/")
+    assert page.status_code == 200 and "alice" in page.content.decode()
+    assert SENT_TWICE in page.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(NEW) and not user.check_password(PASSWORD)
+    assert phone.get("/accounts/").status_code == 302  # the other device is still logged out
+    # the same form sent again once the answer came back (the new session): a message too
+    response = change(laptop, new=NEW)
+    assert response.status_code == 302 and response["Location"] == "/accounts/"
+    assert SENT_TWICE in laptop.get("/accounts/").content.decode()
+    laptop.cookies["sessionid"] = first  # the first answer's session still works
+    assert laptop.get("/accounts/").status_code == 200
+    # the old key with a password that is not the new one: logged out as before
+    stranger = Client()
+    stranger.cookies["sessionid"] = sent_with
+    response = change(stranger, new="a-third-pass-2718")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    # and in English
+    laptop.cookies["django_language"] = "en"
+    change(laptop)
+    assert "The form was sent twice" in laptop.get("/accounts/").content.decode()
+
+
+@pytest.mark.parametrize("other", [NEW, "a-third-pass-2718"])
+def test_a_password_change_racing_another_one(monkeypatch: pytest.MonkeyPatch,
+                                              other: str) -> None:
+    """Both POSTs passed the old password before either wrote: the second, holding the
+    account, finds the password changed under it.  To the same new password (the same form
+    sent twice at once): nothing more is changed and the device gets a session of its own
+    again (the first change ended this one).  To another (another device): logged out,
+    told why."""
+    user = make_user()
+    laptop = log_in_client("alice")
+    sent_with = laptop.cookies["sessionid"].value
+    owned = accounts.owned
+
+    def first_change_lands(key: str) -> Any:
+        monkeypatch.setattr(accounts, "owned", owned)
+        fresh = User.objects.get(pk=user.pk)
+        fresh.set_password(other)
+        fresh.save()
+        accounts.end_sessions(fresh)  # as the first change did
+        return owned(key)
+
+    monkeypatch.setattr(accounts, "owned", first_change_lands)
+    response = change(laptop)
+    user.refresh_from_db()
+    assert user.check_password(other)
+    page = laptop.get("/accounts/")
+    if other == NEW:
+        assert response["Location"] == "/accounts/"
+        assert laptop.cookies["sessionid"].value != sent_with
+        assert page.status_code == 200 and SENT_TWICE in page.content.decode()
+        assert LoginSession.objects.filter(user=user).count() == 1
+    else:
+        assert response["Location"] == "/accounts/login/" and page.status_code == 302
+        assert "在另一台设备上改过了" in laptop.get("/accounts/login/").content.decode()

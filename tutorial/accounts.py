@@ -32,7 +32,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib import import_module
 from typing import Any, TypeVar
 
@@ -44,7 +44,13 @@ from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from tutorial.models_accounts import AccountNight, AccountPreference, LoginSession, RecoveryCode
+from tutorial.models_accounts import (
+    AccountNight,
+    AccountPreference,
+    LoginSession,
+    RecoveryCode,
+    ReplacedSession,
+)
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
 from tutorial.models_jobs import ComputeJob
@@ -59,6 +65,7 @@ COACH_OFF = "coach_off"  # an anonymous visitor's coach switch (True: off)
 COACH_SWITCHED = "coach_switched"  # when the visitor switched it (POSIX seconds)
 RECOVERY_CODES = 10
 ACCOUNT_SCOPE = "login-account"  # the per-username rate limit (settings.RATE_LIMITS)
+REPLACED_FOR = timedelta(minutes=10)  # how long a password change's old session key is kept
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -299,6 +306,24 @@ def end_sessions(user: User, keep: str | None = None) -> int:
         row.delete()
         ended += 1
     return ended
+
+
+def note_replaced(old_key: str | None, user: User) -> None:
+    """A password change of ``user`` replaced session ``old_key`` (notes older than
+    ``REPLACED_FOR`` go)."""
+    now = timezone.now()
+    ReplacedSession.objects.filter(replaced__lt=now - REPLACED_FOR).delete()
+    if old_key:
+        ReplacedSession.objects.update_or_create(session_key=old_key,
+                                                 defaults={"user": user, "replaced": now})
+
+
+def replaced_by(key: str) -> User | None:
+    """The account whose password change replaced session ``key`` in the last
+    ``REPLACED_FOR``; None for any other key."""
+    row = (ReplacedSession.objects.select_related("user")
+           .filter(session_key=key, replaced__gte=timezone.now() - REPLACED_FOR).first())
+    return row.user if row is not None else None
 
 
 # --------------------------------------------------------------------------- recovery codes

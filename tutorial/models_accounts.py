@@ -81,3 +81,22 @@ class AccountPreference(models.Model):
 
     def __str__(self) -> str:
         return f"preferences of user {self.user_id}"
+
+
+class ReplacedSession(models.Model):
+    """A session a password change replaced (Django gives the device a new key), kept a
+    few minutes: the same form sent again from that device (a double click: the second
+    POST still carries the old key) finds the account it belonged to and, when it holds
+    the new password, logs the device in again instead of out
+    (:func:`tutorial.views.accounts.PasswordChange`)."""
+
+    session_key = models.CharField(max_length=40, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="replaced_sessions")
+    replaced = models.DateTimeField()
+
+    class Meta:
+        app_label = "tutorial"
+
+    def __str__(self) -> str:
+        return f"replaced session of user {self.user_id}"
