@@ -7,8 +7,10 @@ no cross-account reads, no name in the shared page cache)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from tutorial import accounts, jobs
-from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
+from tutorial.models_accounts import AccountNight, AccountPreference, LoginSession, RecoveryCode
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
 from tutorial.models_jobs import ComputeJob
@@ -578,6 +580,7 @@ def fill(client: Client, name: str) -> User:
     n = night(f"{name}'s night")
     n.add_event("hand", {"kind": "show", "nets": {}})
     AccountNight.objects.create(user=user, night=n)
+    AccountPreference.objects.create(user=user, coach_off=True, coach_switched=T0)
     return user
 
 
@@ -600,6 +603,8 @@ def test_the_download_holds_everything_of_the_learner_and_nothing_else() -> None
     assert [n["title"] for n in data["nights"]] == ["alice's night"]
     assert len(data["nights"][0]["events"]) == 1
     assert len(data["account"]["recovery_codes"]) == 10
+    assert data["preferences"] == [{"coach_off": True, "coach_switched": T0.isoformat()
+                                    .replace("+00:00", "Z")}]
     assert "bob's night" not in response.text and '"bob"' not in response.text
     assert user.password not in response.text
 
@@ -631,6 +636,7 @@ def test_deleting_the_account_leaves_nothing_behind_in_any_table() -> None:
     for session in Session.objects.all():  # no session still logged in as alice
         assert session.get_decoded().get("_auth_user_id") != str(pk)
     assert phone.get("/accounts/").status_code == 302
+    assert not AccountPreference.objects.filter(pk=pk).exists()
     # bob's things are untouched
     assert User.objects.filter(pk=bob.pk).exists()
     assert CourseProgress.objects.filter(session_key=accounts.user_key(bob.pk)).count() == 1
@@ -751,3 +757,224 @@ def test_the_logout_address_opened_with_get_shows_the_button() -> None:
             assert untranslated(page.text, game_terms()) == []
             assert untranslated(anonymous.text, game_terms()) == []
     assert Client().put("/accounts/logout/").status_code == 405
+
+
+# --------------------------------------------------------------------------- the coach switch
+
+
+def coach_says(client: Client) -> str:
+    """"off" or "on", as the coach's page tells this device."""
+    html = client.get("/coach/").content.decode()
+    off, on = "现在关着" in html, "现在开着" in html
+    assert off != on, html[:2000]
+    return "off" if off else "on"
+
+
+def switch(client: Client, choice: str) -> None:
+    response = client.post("/coach/switch", {"coach": choice, "next": "/coach/"})
+    assert response.status_code == 303
+
+
+def reviews_asked() -> int:
+    return ComputeJob.objects.filter(key__startswith="review:").count()
+
+
+def test_the_coach_switch_follows_the_account_to_every_device(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turned off on the phone, the coach is off on the laptop too: the table's result
+    offers to turn it on, fetches no verdict, and a hand finished there asks no review."""
+    from tests.coach_hands import _move, drive, play_hands
+
+    make_user()
+    laptop, phone = Client(), Client()
+    log_in(laptop, "alice"), log_in(phone, "alice")
+    tid = play_hands(laptop, monkeypatch, 11, 1).id
+    url = f"/table/{tid}/"
+    html = phone.get(url).content.decode()
+    assert "关掉教练" in html and f"/coach/{tid}/1/summary" in html
+    switch(phone, "off")
+    for device in (laptop, phone):
+        html = device.get(url).content.decode()
+        assert "打开教练" in html and f"/coach/{tid}/1/summary" not in html
+        assert coach_says(device) == "off"
+    asked = reviews_asked()
+    for _ in drive(laptop, url, partial(_move, rng=random.Random(5)), 160,
+                   lambda _g, t: t.hands.count() >= 2):
+        pass
+    assert PracticeHand.objects.filter(table_id=tid).count() == 2
+    assert reviews_asked() == asked  # the laptop's hand 2: no review asked
+    switch(laptop, "on")
+    assert coach_says(phone) == coach_says(laptop) == "on"
+    assert f"/coach/{tid}/2/summary" in phone.get(url).content.decode()
+    # a visitor without an account on a third device switches only that device
+    visitor = Client()
+    switch(visitor, "off")
+    assert coach_says(visitor) == "off" and coach_says(phone) == "on"
+    assert AccountPreference.objects.get().coach_off is False
+    # the coach's page says where the choice is kept, in both languages
+    assert "这个选择存在你的账号里" in phone.get("/coach/").content.decode()
+    assert "这个选择只管这台设备" in visitor.get("/coach/").content.decode()
+    phone.cookies["django_language"] = visitor.cookies["django_language"] = "en"
+    assert "This choice is kept in your account" in phone.get("/coach/").content.decode()
+    assert "this choice is for this device only" in visitor.get("/coach/").content.decode()
+
+
+def test_without_an_account_the_coach_switch_is_per_device() -> None:
+    first, second = Client(), Client()
+    switch(first, "off")
+    assert coach_says(first) == "off" and coach_says(second) == "on"
+    assert not AccountPreference.objects.exists()
+    switch(second, "off")
+    switch(first, "on")
+    assert coach_says(first) == "on" and coach_says(second) == "off"
+
+
+def device_switched(off: bool, at: datetime | None) -> Client:
+    """A visitor's device whose coach switch was set at ``at`` (None: a session from
+    before the time was kept)."""
+    client = Client()
+    session = client.session
+    session[accounts.COACH_OFF] = off
+    if at is not None:
+        session[accounts.COACH_SWITCHED] = at.timestamp()
+    session.save()
+    client.cookies["sessionid"] = str(session.session_key)
+    return client
+
+
+def test_at_login_the_coach_switch_made_last_wins() -> None:
+    user = make_user()
+    # the account never switched: the device's choice becomes the account's
+    phone = Client()
+    switch(phone, "off")
+    log_in(phone, "alice")
+    assert coach_says(phone) == coach_says(log_in_client("alice")) == "off"
+    assert accounts.COACH_OFF not in phone.session  # the account holds it now
+    # the account switched after the device did: the account's stays
+    AccountPreference.objects.filter(user=user).update(
+        coach_off=False, coach_switched=T0 + timedelta(hours=1))
+    tablet = device_switched(True, T0)
+    log_in(tablet, "alice")
+    assert coach_says(tablet) == "on"
+    # the device switched after the account: the device's wins
+    laptop = device_switched(True, T0 + timedelta(hours=2))
+    log_in(laptop, "alice")
+    assert coach_says(laptop) == coach_says(tablet) == "off"
+    # a device that never switched, and a session from before the time was kept, bring
+    # nothing to an account that switched
+    for device in (Client(), device_switched(False, None)):
+        log_in(device, "alice")
+        assert coach_says(device) == "off"
+    pref = AccountPreference.objects.get(user=user)
+    assert (pref.coach_off, pref.coach_switched) == (True, T0 + timedelta(hours=2))
+    # signing up brings the device's choice into the new account
+    newcomer = device_switched(True, T0)
+    signup(newcomer, "bob")
+    assert coach_says(newcomer) == "off"
+    assert AccountPreference.objects.get(user__username="bob").coach_off
+
+
+def log_in_client(name: str) -> Client:
+    client = Client()
+    assert log_in(client, name).status_code == 302
+    return client
+
+
+def test_logging_out_leaves_the_device_with_the_default_and_the_account_its_choice() -> None:
+    make_user()
+    phone = log_in_client("alice")
+    switch(phone, "off")
+    phone.post("/accounts/logout/")
+    assert coach_says(phone) == "on"  # a visitor again: this device's own switch
+    switch(phone, "on")
+    log_in(phone, "alice")  # a device switch made after the account's: it wins
+    assert coach_says(phone) == "on"
+    switch(phone, "off")
+    phone.post("/accounts/logout/")
+    log_in(phone, "alice")
+    assert coach_says(phone) == "off"
+
+
+# --------------------------------------------------------------------- a password change sent twice
+
+NEW = "another-pass-3141"
+SENT_TWICE = "这张表提交了两次"
+
+
+def change(client: Client, old: str = PASSWORD, new: str = NEW) -> Any:
+    return client.post("/accounts/password/", {
+        "old_password": old, "new_password1": new, "new_password2": new})
+
+
+def test_a_password_change_sent_twice_keeps_the_device_logged_in() -> None:
+    """A double click: the second POST carries the session the first one replaced (its
+    key is gone) and the old password, which no longer matches.  It changes nothing, logs
+    the device in again and says the form was sent twice; the password is the new one."""
+    user = make_user()
+    laptop, phone = log_in_client("alice"), log_in_client("alice")
+    sent_with = laptop.cookies["sessionid"].value
+    assert change(laptop).status_code == 302
+    first = laptop.cookies["sessionid"].value
+    assert first != sent_with
+    laptop.cookies["sessionid"] = sent_with  # the browser dropped the first answer
+    response = change(laptop, new=NEW)
+    assert response.status_code == 302 and response["Location"] == "/accounts/"
+    page = laptop.get("/accounts/")
+    assert page.status_code == 200 and "alice" in page.content.decode()
+    assert SENT_TWICE in page.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(NEW) and not user.check_password(PASSWORD)
+    assert phone.get("/accounts/").status_code == 302  # the other device is still logged out
+    # the same form sent again once the answer came back (the new session): a message too
+    response = change(laptop, new=NEW)
+    assert response.status_code == 302 and response["Location"] == "/accounts/"
+    assert SENT_TWICE in laptop.get("/accounts/").content.decode()
+    laptop.cookies["sessionid"] = first  # the first answer's session still works
+    assert laptop.get("/accounts/").status_code == 200
+    # the old key with a password that is not the new one: logged out as before
+    stranger = Client()
+    stranger.cookies["sessionid"] = sent_with
+    response = change(stranger, new="a-third-pass-2718")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    # and in English
+    laptop.cookies["django_language"] = "en"
+    change(laptop)
+    assert "The form was sent twice" in laptop.get("/accounts/").content.decode()
+
+
+@pytest.mark.parametrize("other", [NEW, "a-third-pass-2718"])
+def test_a_password_change_racing_another_one(monkeypatch: pytest.MonkeyPatch,
+                                              other: str) -> None:
+    """Both POSTs passed the old password before either wrote: the second, holding the
+    account, finds the password changed under it.  To the same new password (the same form
+    sent twice at once): nothing more is changed and the device gets a session of its own
+    again (the first change ended this one).  To another (another device): logged out,
+    told why."""
+    user = make_user()
+    laptop = log_in_client("alice")
+    sent_with = laptop.cookies["sessionid"].value
+    owned = accounts.owned
+
+    def first_change_lands(key: str) -> Any:
+        monkeypatch.setattr(accounts, "owned", owned)
+        fresh = User.objects.get(pk=user.pk)
+        fresh.set_password(other)
+        fresh.save()
+        accounts.end_sessions(fresh)  # as the first change did
+        return owned(key)
+
+    monkeypatch.setattr(accounts, "owned", first_change_lands)
+    response = change(laptop)
+    user.refresh_from_db()
+    assert user.check_password(other)
+    page = laptop.get("/accounts/")
+    if other == NEW:
+        assert response["Location"] == "/accounts/"
+        assert laptop.cookies["sessionid"].value != sent_with
+        assert page.status_code == 200 and SENT_TWICE in page.content.decode()
+        assert LoginSession.objects.filter(user=user).count() == 1
+    else:
+        assert response["Location"] == "/accounts/login/" and page.status_code == 302
+        assert "在另一台设备上改过了" in laptop.get("/accounts/login/").content.decode()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tutorial.models_table import PracticeTable
 
@@ -110,3 +111,117 @@ def test_delete_account_in_the_browser(live_server: Any, browser_page: Any, axe:
     page.wait_for_url(base + "/")
     assert "账号和里面的一切都删除了" in page.inner_text(".messages")
     assert not PracticeTable.objects.exists()
+
+
+def browser_log_in(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/accounts/login/?next=/coach/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="登录").click()
+    page.wait_for_url(base + "/coach/")
+
+
+def test_the_coach_switch_follows_the_account_from_laptop_to_phone(
+    live_server: Any, browser_page: Any, phone_page: Any, axe: Any,
+    monkeypatch: pytest.MonkeyPatch, screenshot: Callable[..., Any],
+) -> None:
+    """Turned off on the laptop, the coach is off on the phone (360 px) logged in to the
+    same account: the coach's page says so and the table's result offers to turn it on;
+    turned on again on the phone, it is on at the laptop."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from tests.coach_hands import play_hands
+
+    base = live_server.url
+    User.objects.create_user("switcher", password=PASSWORD)
+    client = Client()
+    assert client.post("/accounts/login/", {"username": "switcher",
+                                            "password": PASSWORD}).status_code == 302
+    table = play_hands(client, monkeypatch, 11, 1)  # a finished hand in the account
+    laptop, phone = browser_page, phone_page
+    phone.set_viewport_size({"width": 360, "height": 780})
+    browser_log_in(laptop, base, "switcher")
+    browser_log_in(phone, base, "switcher")
+    expect(phone.locator(".coach-switch button[value=off]")).to_be_visible()
+    laptop.locator(".coach-switch button").click()
+    expect(laptop.locator(".coach-switch button[value=on]")).to_be_visible()
+
+    for language in ("zh-hans", "en"):
+        phone.goto(base + f"/lang/?language={language}&next=/coach/")
+        expect(phone.locator(".coach-switch button[value=on]")).to_be_visible()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        axe(phone)
+        screenshot(phone, f"accounts-coach-off-{language}-360")
+        phone.goto(base + f"/table/{table.id}/")
+        expect(phone.locator(".coach-hook .coach-switch button[value=on]")).to_be_visible()
+        expect(phone.locator(".coach-hook__summary")).to_have_count(0)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, language
+        phone.locator(".coach-hook").scroll_into_view_if_needed()
+        screenshot(phone, f"accounts-coach-off-table-{language}-360", full_page=False)
+    phone.goto(base + "/lang/?language=zh-hans&next=/coach/")
+
+    phone.locator(".coach-switch button").click()  # on again, on the phone
+    expect(phone.locator(".coach-switch button[value=off]")).to_be_visible()
+    laptop.reload()
+    expect(laptop.locator(".coach-switch button[value=off]")).to_be_visible()
+    expect(laptop.locator("#switch-title + form p")).to_have_text(
+        "现在开着：每手打完，牌桌下面马上出教练的评语。")
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_change_password_clicked_twice_keeps_the_phone_logged_in(
+    live_server: Any, phone_page: Any, axe: Any, screenshot: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch, lang: str,
+) -> None:
+    """A double click: the form submitted again 0.3 s later, while the first POST is on
+    its way; the browser drops the first answer (and the new session cookie in it) and
+    shows the second.  The second is made to reach the server after the first changed the
+    password (its session is read 3 s late), so it carries the session the first one
+    replaced.  The phone (360 px) stays logged in, is told the form was sent twice, and
+    the password is the new one."""
+    import time
+
+    from django.contrib.auth.models import User
+
+    from tutorial.sessions import SessionStore
+
+    loads: list[int] = []
+    load = SessionStore.load
+
+    def second_late(self: SessionStore) -> Any:
+        loads.append(1)
+        time.sleep({1: 0.6, 2: 3}.get(len(loads), 0))  # the first answers after 0.3 s
+        return load(self)
+
+    base = live_server.url
+    User.objects.create_user("clicker", password=PASSWORD)
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": base}])
+    page.goto(base + "/accounts/login/?next=/accounts/password/")
+    page.fill("#id_username", "clicker")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(base + "/accounts/password/")
+    new = "another-pass-3141"
+    page.fill("#id_old_password", PASSWORD)
+    page.fill("#id_new_password1", new)
+    page.fill("#id_new_password2", new)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    monkeypatch.setattr(SessionStore, "load", second_late)
+    page.evaluate("""() => { const form = document.querySelector('main form.account-form');
+        form.requestSubmit(); setTimeout(() => form.requestSubmit(), 300); }""")
+    expect(page.locator(".messages")).to_be_visible(timeout=20000)  # the first is aborted
+    assert len(posts) == 2
+    expect(page.locator(".messages")).to_contain_text(
+        "这张表提交了两次" if lang == "zh-hans" else "The form was sent twice")
+    assert page.url == base + "/accounts/"
+    assert "clicker" in page.inner_text(".account-nav")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    axe(page)
+    screenshot(page, f"accounts-password-twice-{lang}-360", full_page=False)
+    page.reload()
+    assert "clicker" in page.inner_text(".account-nav")  # still logged in
+    assert User.objects.get(username="clicker").check_password(new)

@@ -201,3 +201,59 @@ def test_the_same_username_signed_up_on_two_devices_at_once(server: str) -> None
     assert statuses == [200, 400, 400, 400], statuses
     assert sum("<code>" in text for _, text in results) == 1
     assert all("已存在" in text for status, text in results if status == 400)
+
+
+class Laptop(Visitor):
+    """A visitor that notes every session cookie an answer hands it."""
+
+    def __init__(self, server: str) -> None:
+        self.handed: list[str] = []
+        super().__init__(server)
+
+    def _keep_cookies(self, headers: list[tuple[str, str]]) -> None:
+        for name, value in headers:
+            match = re.match(r"sessionid=([^;]*)", value)
+            if name.lower() == "set-cookie" and match and match[1]:
+                self.handed.append(match[1])
+        super()._keep_cookies(headers)
+
+
+def logged_in_with(server: str, name: str, password: str) -> Visitor:
+    device = Visitor(server)
+    status, text, _ = device.request("POST", "/accounts/login/",
+                                     {"username": name, "password": password})
+    assert status == 302, text[:2000]
+    return device
+
+
+def test_a_password_change_sent_twice_at_once_keeps_the_device_logged_in(
+        server: str) -> None:
+    """A double (and a triple) click on 改密码: the same form POSTed at the same moment
+    with the same session.  Every answer sends the device to the account page (none to
+    the login page, no error); every session cookie they hand out is logged in, whichever
+    the browser keeps; the password is the new one; the other devices are logged out."""
+    signed_up(server, "double-click")
+    laptop = Laptop(server)
+    assert laptop.request("POST", "/accounts/login/", {"username": "double-click",
+                                                       "password": PASSWORD})[0] == 302
+    old = PASSWORD
+    for round_, clicks in enumerate((2, 3, 2, 3)):
+        phone = logged_in_with(server, "double-click", old)
+        new = f"river-card-{round_}-{clicks}-9182"
+        form = {"old_password": old, "new_password1": new, "new_password2": new}
+        laptop.handed.clear()
+        results = at_once([(laptop, "POST", "/accounts/password/", form)] * clicks)
+        assert [status for status, _ in results] == [302] * clicks, [
+            t[:300] for _, t in results]
+        assert len(laptop.handed) == clicks  # each answer gave the device a session
+        assert laptop.request("GET", "/accounts/")[0] == 200
+        for key in laptop.handed:  # whichever answer's cookie the browser keeps
+            other = Visitor(server)
+            other.cookies["sessionid"] = key
+            assert other.request("GET", "/accounts/")[0] == 200, key
+        assert phone.request("GET", "/accounts/")[0] == 302  # logged out
+        status, _, _ = Visitor(server).request("POST", "/accounts/login/", {
+            "username": "double-click", "password": old})
+        assert status == 200  # the old password is refused
+        logged_in_with(server, "double-click", new)
+        old = new

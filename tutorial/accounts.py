@@ -18,7 +18,9 @@ rows, and the views' locks and conditional updates count racing answers once.
 - review card per item: the schedule of the side reviewed last (a card never reviewed
   counts as oldest), reviews and lapses add up;
 - answered questions, practice tables (with their hands and coach reviews): all kept;
-- game nights organised: the union.
+- game nights organised: the union;
+- the coach switch: the choice made last (the device's, if it switched after the account
+  did; a device that never switched brings nothing).
 
 Nothing is dropped: an item only one side has moves as it is.
 """
@@ -30,7 +32,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from importlib import import_module
 from typing import Any, TypeVar
 
@@ -40,8 +42,15 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 
-from tutorial.models_accounts import AccountNight, LoginSession, RecoveryCode
+from tutorial.models_accounts import (
+    AccountNight,
+    AccountPreference,
+    LoginSession,
+    RecoveryCode,
+    ReplacedSession,
+)
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_course import CourseProgress
 from tutorial.models_jobs import ComputeJob
@@ -52,8 +61,11 @@ from tutorial.models_table import PracticeHand, PracticeTable
 
 USER_PREFIX = "user:"
 NIGHTS_KEY = "companion_nights"  # an anonymous visitor's organised nights (tokens)
+COACH_OFF = "coach_off"  # an anonymous visitor's coach switch (True: off)
+COACH_SWITCHED = "coach_switched"  # when the visitor switched it (POSIX seconds)
 RECOVERY_CODES = 10
 ACCOUNT_SCOPE = "login-account"  # the per-username rate limit (settings.RATE_LIMITS)
+REPLACED_FOR = timedelta(minutes=10)  # how long a password change's old session key is kept
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -124,6 +136,53 @@ def remember_night(request: HttpRequest, night: Night) -> None:
         AccountNight.objects.get_or_create(user=user, night=night)
     else:
         request.session[NIGHTS_KEY] = [night.token, *request.session.get(NIGHTS_KEY, [])][:20]
+
+
+# --------------------------------------------------------------------------- the coach switch
+
+
+def coach_off(request: HttpRequest) -> bool:
+    """The learner turned the coach off: the account's choice when logged in (the same on
+    every device), else this device's (the session's)."""
+    user = _user(request)
+    if user is not None and user.is_authenticated:
+        return bool(AccountPreference.objects.filter(user=user)
+                    .values_list("coach_off", flat=True).first())
+    return bool(request.session.get(COACH_OFF, False))
+
+
+def switch_coach(request: HttpRequest, off: bool) -> None:
+    """Turn the coach off (or on) for the account, or for this device without one."""
+    user = _user(request)
+    now = timezone.now()
+    if user is not None and user.is_authenticated:
+        with owned(user_key(user.pk)):  # not for an account deleted meanwhile
+            AccountPreference.objects.update_or_create(
+                user=user, defaults={"coach_off": off, "coach_switched": now})
+    else:
+        request.session[COACH_OFF] = off
+        request.session[COACH_SWITCHED] = now.timestamp()
+
+
+def device_coach(request: HttpRequest) -> tuple[bool, datetime | None] | None:
+    """An anonymous visitor's coach switch and when it was switched (None: a session from
+    before the time was kept); None when this device never switched it."""
+    if COACH_OFF not in request.session:
+        return None
+    at = request.session.get(COACH_SWITCHED)
+    when = datetime.fromtimestamp(at, tz=UTC) if isinstance(at, int | float) else None
+    return bool(request.session[COACH_OFF]), when
+
+
+def merge_coach(user: User, off: bool, at: datetime | None) -> None:
+    """A device's coach switch brought to ``user``'s account at login: it wins when the
+    account never switched or switched before the device did (the choice made last)."""
+    mine = AccountPreference.objects.filter(user=user).first()
+    if mine is None:
+        AccountPreference.objects.create(user=user, coach_off=off, coach_switched=at)
+    elif _later(mine.coach_switched, at):
+        mine.coach_off, mine.coach_switched = off, at
+        mine.save()
 
 
 # --------------------------------------------------------------------------- merge
@@ -213,10 +272,14 @@ def log_in(request: HttpRequest, user: User) -> None:
     is not deleted either, so nothing is left behind under a key no cookie holds."""
     source = "" if request.user.is_authenticated else reader_key(request)
     nights = [] if request.user.is_authenticated else night_tokens(request)
+    coach = None if request.user.is_authenticated else device_coach(request)
     with owned(user_key(user.pk)):  # not deleted meanwhile: the merge would outlive it
         login(request, user)
-        request.session.pop(NIGHTS_KEY, None)
+        for name in (NIGHTS_KEY, COACH_OFF, COACH_SWITCHED):  # the account holds them now
+            request.session.pop(name, None)
         merge(source, user_key(user.pk), nights, user)
+        if coach is not None:
+            merge_coach(user, *coach)
         remember_session(request, user)
 
 
@@ -243,6 +306,24 @@ def end_sessions(user: User, keep: str | None = None) -> int:
         row.delete()
         ended += 1
     return ended
+
+
+def note_replaced(old_key: str | None, user: User) -> None:
+    """A password change of ``user`` replaced session ``old_key`` (notes older than
+    ``REPLACED_FOR`` go)."""
+    now = timezone.now()
+    ReplacedSession.objects.filter(replaced__lt=now - REPLACED_FOR).delete()
+    if old_key:
+        ReplacedSession.objects.update_or_create(session_key=old_key,
+                                                 defaults={"user": user, "replaced": now})
+
+
+def replaced_by(key: str) -> User | None:
+    """The account whose password change replaced session ``key`` in the last
+    ``REPLACED_FOR``; None for any other key."""
+    row = (ReplacedSession.objects.select_related("user")
+           .filter(session_key=key, replaced__gte=timezone.now() - REPLACED_FOR).first())
+    return row.user if row is not None else None
 
 
 # --------------------------------------------------------------------------- recovery codes
@@ -322,6 +403,7 @@ def export(user: User) -> dict[str, Any]:
                               "id", "session_key"),
         "practice_tables": tables,
         "nights": nights,
+        "preferences": _rows(AccountPreference.objects.filter(user=user), "user_id"),
     }
 
 

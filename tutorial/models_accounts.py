@@ -63,3 +63,40 @@ class AccountNight(models.Model):
 
     def __str__(self) -> str:
         return f"night {self.night_id} of user {self.user_id}"
+
+
+class AccountPreference(models.Model):
+    """The learner's choices that follow the account to every device (a visitor without
+    an account keeps them in the session, per device): the coach at the practice table,
+    on or off.  ``coach_switched`` is when it was last switched, for the merge at login
+    (:func:`tutorial.accounts.merge_coach`: the choice made last wins)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="preference")
+    coach_off = models.BooleanField(default=False)
+    coach_switched = models.DateTimeField(null=True)
+
+    class Meta:
+        app_label = "tutorial"
+
+    def __str__(self) -> str:
+        return f"preferences of user {self.user_id}"
+
+
+class ReplacedSession(models.Model):
+    """A session a password change replaced (Django gives the device a new key), kept a
+    few minutes: the same form sent again from that device (a double click: the second
+    POST still carries the old key) finds the account it belonged to and, when it holds
+    the new password, logs the device in again instead of out
+    (:func:`tutorial.views.accounts.PasswordChange`)."""
+
+    session_key = models.CharField(max_length=40, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="replaced_sessions")
+    replaced = models.DateTimeField()
+
+    class Meta:
+        app_label = "tutorial"
+
+    def __str__(self) -> str:
+        return f"replaced session of user {self.user_id}"

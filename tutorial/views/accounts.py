@@ -13,8 +13,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import (
@@ -28,8 +29,10 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import path, reverse, reverse_lazy
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -216,10 +219,44 @@ def new_codes(request: HttpRequest) -> HttpResponse:
     return _codes_page(request, accounts.new_recovery_codes(user), reverse("account"))
 
 
+def _sent_again(user: Any, data: Any) -> bool:
+    """The password change form ``data`` was already carried out: its new password is the
+    account's password now and its old one no longer is (the same form sent twice)."""
+    new = data.get("new_password1", "")
+    return bool(new) and new == data.get("new_password2") and user.check_password(new) \
+        and not user.check_password(data.get("old_password", ""))
+
+
+def _changed_already(request: HttpRequest) -> HttpResponse:
+    messages.info(request, _("密码已经改好了：这张表提交了两次，第二次什么也没改。"
+                             "这台设备还登录着，其他设备上的登录都已退出。"))
+    return HttpResponseRedirect(reverse("account"))
+
+
+@method_decorator(sensitive_post_parameters("old_password", "new_password1", "new_password2"),
+                  name="dispatch")
 class PasswordChange(auth_views.PasswordChangeView):
-    """Django's password change; the account's other sessions end."""
+    """Django's password change; the account's other sessions end.
+
+    The same form sent twice (a double click) is harmless: the second changes nothing,
+    the device stays logged in and is told so.  The second POST may come while the first
+    runs (the same session, the old password still matching as the request began: the
+    account's row is held and its password read again before writing) or after it (the
+    session the first replaced, now gone: :func:`accounts.replaced_by` finds its account
+    for a few minutes, and the form's new password, being the account's, logs the device
+    in again), or from the first change's new session (the old password no longer
+    matches)."""
 
     success_url = reverse_lazy("account")
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method == "POST" and not request.user.is_authenticated:
+            user = accounts.replaced_by(request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
+            if user is not None and attempt_wait(request, user.username) is None \
+                    and _sent_again(user, request.POST):
+                accounts.log_in(request, user)  # a new session: the old key stays gone
+                return _changed_already(request)
+        return super().dispatch(request, *args, **kwargs)
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         user = _learner(request)
@@ -227,15 +264,42 @@ class PasswordChange(auth_views.PasswordChangeView):
         if wait is not None:
             context = self.get_context_data(form=PasswordChangeForm(user))
             return _limited(request, "registration/password_change_form.html", context, wait)
-        return super().post(request, *args, **kwargs)
+        form = self.get_form()
+        if form.is_valid():
+            return self.form_valid(form)
+        if _sent_again(user, request.POST):  # from the session the first change gave
+            return _changed_already(request)
+        return self.form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)  # keeps this session (update_session_auth_hash)
-        user = form.user
-        accounts.end_sessions(user, keep=self.request.session.session_key)
-        accounts.remember_session(self.request, user)
-        messages.success(self.request, _("密码改好了。其他设备上的登录都已退出。"))
-        return response
+        request, user = self.request, form.user
+        loaded = user.password  # what the form's old password was checked against
+        old, new = form.cleaned_data["old_password"], form.cleaned_data["new_password1"]
+        user.set_password(new)  # hashed before the account is held
+        with accounts.owned(accounts.user_key(user.pk)):
+            fresh = User.objects.get(pk=user.pk)
+            if fresh.password != loaded and not fresh.check_password(old):
+                return self._changed_meanwhile(fresh, new)
+            user.save(update_fields=["password"])
+            replaced = request.session.session_key
+            update_session_auth_hash(request, user)  # a new key for this session
+            accounts.note_replaced(replaced, user)
+            accounts.end_sessions(user, keep=request.session.session_key)
+            accounts.remember_session(request, user)
+        messages.success(request, _("密码改好了。其他设备上的登录都已退出。"))
+        return HttpResponseRedirect(self.get_success_url())
+
+    def _changed_meanwhile(self, fresh: User, new: str) -> HttpResponse:
+        """The password changed while this request ran (the account's row is held)."""
+        request = self.request
+        if fresh.check_password(new):  # the same form, sent at the same moment
+            update_session_auth_hash(request, fresh)  # this session was ended: a new one
+            accounts.remember_session(request, fresh)
+            return _changed_already(request)
+        logout(request)  # changed to another password on another device
+        messages.error(request, _("密码刚在另一台设备上改过了，这台设备上的登录已经退出。"
+                                  "请用新密码登录。"))
+        return HttpResponseRedirect(reverse("login"))
 
 
 @never_cache

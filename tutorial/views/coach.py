@@ -33,7 +33,7 @@ from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.numbers import NumberError, parse_int
 from engine.review import CLOSE, Z, band, grade
 from tutorial import coach, jobs, table_store
-from tutorial.accounts import reader_key
+from tutorial.accounts import coach_off, reader_key, switch_coach
 from tutorial.fragments import is_htmx
 from tutorial.models_coach import HandReview
 from tutorial.models_table import PracticeHand, PracticeTable
@@ -383,11 +383,12 @@ def ask_review(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpRe
 
 @require_POST
 def switch(request: HttpRequest) -> HttpResponse:
-    """Switch the coach on or off for this visitor (back to ``next``)."""
+    """Switch the coach on or off for this learner's account, or for this device without
+    one (back to ``next``)."""
     choice = request.POST.get("coach")
     if choice not in ("on", "off"):
         return HttpResponse(_("教练只能打开或关掉"), status=400, content_type="text/plain")
-    request.session["coach_off"] = choice == "off"
+    switch_coach(request, choice == "off")
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = reverse("table")
@@ -612,7 +613,8 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
 @same_for_newcomers
 def index(request: HttpRequest) -> HttpResponse:
     """The coach's own page: what it does, the switch, and the visitor's sessions."""
-    return render(request, "coach/index.html", {"sessions": _sessions(request)})
+    return render(request, "coach/index.html", {"sessions": _sessions(request),
+                                                "coach_off": coach_off(request)})
 
 
 @require_safe

@@ -43,7 +43,7 @@ from engine.groups import Group
 from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES, Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
-from tutorial.accounts import owned, reader_key, writer_key
+from tutorial.accounts import coach_off, owned, reader_key, writer_key
 from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
@@ -402,6 +402,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "quan": game.state.quan_start is not None,
         "pending_mango": game.state.pending_mango,
         "over": game.phase is Phase.OVER, "max_rebuy": MAX_REBUY,
+        "coach_off": coach_off(request) if h is not None and h.result is not None else False,
     }
 
 
@@ -463,7 +464,7 @@ def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
     """Apply one POSTed action atomically; 4xx with the board and a message if refused.
     An expert bot's move is asked of a worker instead (:func:`tutorial.jobs.ask_move`):
     the board then shows it thinking and polls until the table has moved on."""
-    coach_on = not request.session.get("coach_off", False)
+    coach_on = not coach_off(request)
     try:
         with transaction.atomic():
             table = _load(request, table_id, lock=True)
