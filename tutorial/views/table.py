@@ -41,6 +41,7 @@ from engine.game import (
 )
 from engine.groups import Group
 from engine.numbers import NumberError, parse_int
+from engine.quiz import shown_percents
 from engine.rules import STAKES, Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
 from tutorial.accounts import owned, reader_key, writer_key
@@ -308,6 +309,7 @@ def _hint(game: Game) -> list[dict[str, Any]]:
             "head": group_html(a.split.head), "tail": group_html(a.split.tail),
             "head_cards": groups[0], "tail_cards": groups[1],
             "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
+            "percents": shown_percents(a.p_win, a.p_push, a.p_lose),
             "best": abs(a.ev - top) < 1e-12,
         })
     return rows
