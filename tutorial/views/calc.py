@@ -388,6 +388,7 @@ def calc(request: HttpRequest) -> HttpResponse:
 def _calc(request: HttpRequest) -> HttpResponse:
     data = request.GET
     table = parse_query(data)
+    bad_address = bool(table.errors)  # unknown rules, too many players: said with a 400
     night_token = data.get("night", "")[:64]
     night = night_by_token(night_token)
     if night is not None and not table.filled:
@@ -420,7 +421,7 @@ def _calc(request: HttpRequest) -> HttpResponse:
         "used": _used_counts(table),
         "next_rows": min(MAX_SEATS, len(table.seats) + 1),
     }
-    status = 400 if (table.has_errors and asked) or bad_query else 200
+    status = 400 if (table.has_errors and asked) or bad_query or bad_address else 200
     template = "calc/calc.html#calc-body" if is_htmx(request) else "calc/calc.html"
     response = render(request, template, context, status=200 if is_htmx(request) else status)
     if is_htmx(request) and result is not None:
