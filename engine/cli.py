@@ -149,6 +149,9 @@ def parse_table(data: Any) -> tuple[list[Seat], Rules]:
         if raw.get("folded") is True:
             seats.append(Seat(name, stake, folded=True))
             continue
+        if "head" not in raw and "tail" not in raw:  # the one left when all others folded
+            seats.append(Seat(name, stake))
+            continue
         groups = []
         for part in ("head", "tail"):
             cards = raw.get(part)

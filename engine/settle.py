@@ -17,7 +17,9 @@ class SettleError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
-    """One player at the showdown: a split, a fold (stake = 皮), or a 三花 declaration."""
+    """One player at the showdown: a split, a fold (stake = 皮), or a 三花 declaration.
+    The one player left when every other folded (a 揍芒, or a fold-out in a later round)
+    may have no split: nothing is compared, so their cards do not matter."""
 
     name: str
     stake: int
@@ -62,11 +64,26 @@ class Settlement:
     returned: dict[str, int] = field(default_factory=dict)  # 皮 nobody was entitled to
 
 
+#: The key of a lone player who gave no cards: they are compared with nobody, so any
+#: key does (RULES.md §5 then lets them take each folded 皮 up to their own stake).
+ALONE_KEY: Key = (0, 0)
+
+
 def settle(seats: Sequence[Seat], rules: Rules) -> Settlement:
     """Settle one hand.  Chips are conserved: the nets sum to zero."""
     _validate(seats)
-    return settle_ranked(seats, {s.name: (s.split.head.rank(rules), s.split.tail.rank(rules))
-                                 for s in seats if s.in_showdown and s.split is not None})
+    keys = {s.name: (s.split.head.rank(rules), s.split.tail.rank(rules))
+            for s in seats if s.in_showdown and s.split is not None}
+    alone = lone_player(seats)
+    if alone is not None and alone.split is None:
+        keys[alone.name] = ALONE_KEY
+    return settle_ranked(seats, keys)
+
+
+def lone_player(seats: Sequence[Seat]) -> Seat | None:
+    """The one seat that did not fold when every other did (None otherwise)."""
+    stayed = [s for s in seats if not s.folded]
+    return stayed[0] if len(stayed) == 1 and len(seats) > 1 else None
 
 
 def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
@@ -176,9 +193,13 @@ def _validate(seats: Sequence[Seat]) -> None:
     for s in seats:
         if isinstance(s.stake, bool) or not isinstance(s.stake, int) or s.stake < 0:
             raise SettleError(f"{s.name}: the stake must be a whole number ≥ 0")
-        if not s.folded and s.split is None:
+    alone = lone_player(seats)
+    for s in seats:
+        if not s.folded and s.split is None and s is not alone:
             raise SettleError(f"{s.name}: give four cards or mark the seat as folded")
-    if not any(s.in_showdown for s in seats):
+        if s.sanhua is not None and s.split is None:
+            raise SettleError(f"{s.name}: a 三花 declaration needs the four cards")
+    if not any(s.in_showdown for s in seats) and (alone is None or alone.sanhua is not None):
         raise SettleError("nobody is left in the showdown")
     try:
         check_available(k for s in seats if s.split is not None for k in s.split.kinds)

@@ -185,3 +185,61 @@ def test_calculator_without_javascript(live_server: Any, chromium_browser: Any) 
     assert "/calc/?p=a:50:RQ,RQ,R2,R2:0&p=b:150:B9,B8,B7,B5:0" in page.url
     assert "a 吃 b 50" in page.inner_text(".result")
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_fold_out_without_the_cards_at_360_px(live_server: Any, chromium_browser: Any,
+                                               axe: Any, lang: str) -> None:
+    """Everyone but 甲 folded: 甲's cards are left empty, the hand settles (甲 takes each
+    皮 up to the 3 staked), and it is recorded into the night as a 揍芒, on a 360 px
+    phone in both languages.  Screenshots calc-360-<lang>-fold-out*.png."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tutorial.models_night import Night
+
+    night = Night.objects.create(players=["甲", "乙", "丙", "丁"], stakes="1、3",
+                                 starting_bobo=2000, end_at=timezone.now() + timedelta(hours=3))
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
+                                           locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.set_default_timeout(10_000)
+
+    def fits() -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    page.goto(f"{live_server.url}/calc/?night={night.token}")
+    assert [page.input_value(f"#n{i}") for i in range(1, 5)] == ["甲", "乙", "丙", "丁"]
+    fits()
+    page.fill("#s1", "3")
+    for row in (2, 3, 4):
+        page.fill(f"#s{row}", "1")
+        page.check(f"#f{row}")
+    expect(page.locator('[data-cards-field="c2"]')).to_be_hidden()
+    assert page.input_value("#c1") == ""
+    with page.expect_response(lambda r: "/calc/" in r.url and r.status == 200):
+        page.locator("button[name=go]").click()
+    result = page.locator(".result")
+    expect(result).to_be_visible()
+    expect(result.locator("table.nets tbody tr").first).to_contain_text("+3")
+    said = ("别的人都甩了，只剩" if lang == "zh" else "Everyone but 甲 folded, so the 皮 goes to")
+    expect(result).to_contain_text(said)
+    assert "p=%E7%94%B2:3:&" in page.url or "p=甲:3:&" in page.url
+    fits()
+    axe(page)
+    shot(page, f"calc-360-{lang}-fold-out")
+    page.locator("button[name=end][value=zou]").click()
+    page.locator("#next-title").wait_for()
+    [last] = night.hand_records(1, 1)
+    assert last.kind == "zou" and last.pot_to == "甲"
+    assert last.nets == {"甲": 3, "乙": -1, "丙": -1, "丁": -1}
+    expect(page.locator(".hands .hand").first.locator(".badge").first).to_contain_text("揍芒")
+    fits()
+    shot(page, f"calc-360-{lang}-fold-out-recorded")
+    context.close()
+    assert errors == []

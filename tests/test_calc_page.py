@@ -359,3 +359,56 @@ def test_split_chances_read_as_the_quiz_prints_them(client: Client) -> None:
     assert "对一家：吃 1% · 走 13% · 死 86%" in odds  # 0.43 % gets the leftover point
     assert "对一家：吃 &lt;1% · 走 9% · 死 91%" in odds
     assert "对一家：吃 98% · 走 2% · 死 0%" in odds  # two pairs of 天 and 地 never lose both
+
+
+# Everyone but 甲 folded (a 揍芒, or a fold-out in a later round): nothing is compared.
+FOLDERS = (("乙", 1, "fold"), ("丙", 3, "fold"), ("丁", 8, "fold"))
+
+
+@pytest.mark.parametrize(("cards", "compact"), [("", ""), ("R2 R7", "R2,R7"),
+                                                ("R2 R7 BJ B8", "R2,R7,BJ,B8:0")])
+def test_the_one_left_alone_needs_no_cards(client: Client, cards: str, compact: str) -> None:
+    """The player left when everyone else folded is asked no cards (after a 揍芒 only two
+    were dealt): none, two or four are taken, and the hand settles the same (RULES.md §5:
+    each folded 皮 up to their own stake, what is over goes back)."""
+    response = client.get("/calc/", form(("甲", 3, cards), *FOLDERS))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response["Location"] == ("/calc/?p=" + quote("甲") + f":3:{compact}&p=" + quote("乙")
+                                    + ":1:fold&p=" + quote("丙") + ":3:fold&p=" + quote("丁")
+                                    + ":8:fold")
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert page.context["result"].settlement.nets == {"甲": 7, "乙": -1, "丙": -3, "丁": -3}
+    text = plain(page.content.decode()).replace(" ", "")
+    assert "丁的皮还剩5" in text and "剩下5往下传" not in text  # nobody to pass it to
+    if not cards:
+        assert "甲下了3：别的人都甩了，甲不用亮牌比大小。" in text
+    assert "别的人都甩了，只剩甲，皮归甲（甩牌的人一共留下12）" in text
+    assert "的尾最大" not in text  # nobody's 尾 was compared
+    client.cookies["django_language"] = "en"
+    english = plain(client.get(response["Location"]).content.decode())
+    assert "Everyone but 甲 folded, so the 皮 goes to 甲" in english
+
+
+@pytest.mark.parametrize(("seats", "row", "message"), [
+    ((("甲", 3, "R2"), *FOLDERS), 1,
+     "牌可以不写，或者写第一轮的两张（揍芒只发了两张）、或者四张；这里是 1 张"),
+    ((("甲", 3, "R2 R7 BJ"), *FOLDERS), 1, "这里是 3 张"),
+    ((("甲", 3, ""), ("乙", 3, "RQ RQ R2 R2"), ("丙", 1, "fold")), 1, "写上四张牌"),
+    ((("甲", 3, "R2 R7"), ("乙", 3, "RQ RQ R2 R2"), ("丙", 1, "fold")), 1, "要四张牌，这里是 2 张"),
+])
+def test_cards_are_still_asked_of_those_who_compare(client: Client, seats: Any, row: int,
+                                                    message: str) -> None:
+    """Only the one left alone may skip the cards (or give two); two players still in
+    compare, so each gives four."""
+    response = client.get("/calc/", form(*seats))
+    assert response.status_code == 400
+    assert message in errors_of(response)[row]["cards"], errors_of(response)
+
+
+def test_english_asks_the_one_alone_for_no_cards(client: Client) -> None:
+    client.cookies["django_language"] = "en"
+    html = client.get("/calc/").content.decode()
+    assert "When everyone else folded, the one player left compares with nobody" in html
+    response = client.get("/calc/", form(("甲", 3, "R2"), *FOLDERS))
+    assert "leave the cards empty, or enter the two of round 1" in response.content.decode()

@@ -415,3 +415,11 @@ def test_course_split_exercise_reads_a_tiny_chance_as_under_1_percent(client: Cl
     html = answer(client, split, ex.n, right(ex, 1), seed=1).content.decode()
     cells = re.findall(r'<td class="quiz-num[^>]*>([^<]*)</td>', html)
     assert "&lt;1%" in cells and "0%" not in cells
+
+
+def test_bet_explanation_says_a_tiny_chance_is_below_one_percent() -> None:
+    """The 瞧-or-甩 explanation prints 吃/走/死 as the split rows do
+    (engine.quiz.shown_percents): a chance that is not 0 reads "<1%", never "0%"."""
+    _, figures = course.bet_judgement(course.Bet(course.parse_hand("RQ RQ R8 R8"), 3, 10))
+    assert (figures["win"], figures["push"], figures["lose"]) == ("98%", "2%", "<1%")
+    assert figures["call"] == "+9.8"  # (98 − 0) × 10 / 100: the whole percents add up

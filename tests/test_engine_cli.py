@@ -233,3 +233,21 @@ def test_split_text_lists_a_pairing_of_the_same_groups_once() -> None:
     assert out.returncode == 0
     assert out.stdout.count("天官六") == 1 and out.stdout.count("★") == 1
     assert len(json.loads(run("split", "RQ", "R2", "RQ", "B4", "--json").stdout)["splits"]) == 3
+
+
+def test_settle_the_one_left_alone_without_cards() -> None:
+    """Everyone but 甲 folded: 甲 needs no cards (nothing is compared); two players
+    without cards are refused (exit 2)."""
+    table = {"seats": [
+        {"name": "甲", "stake": 3},
+        {"name": "乙", "stake": 1, "folded": True},
+        {"name": "丙", "stake": 8, "folded": True}]}
+    out = run("settle", "--json", stdin=json.dumps(table))
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert {s["name"]: s["net"] for s in report["seats"]} == {"甲": 4, "乙": -1, "丙": -3}
+    assert report["pi_to"] == "甲" and report["returned"] == {"丙": 5}
+    text = run("settle", stdin=json.dumps(table))
+    assert text.returncode == 0, text.stderr
+    table["seats"][1] = {"name": "乙", "stake": 1}
+    assert run("settle", "--json", stdin=json.dumps(table)).returncode == 2

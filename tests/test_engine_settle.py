@@ -98,6 +98,19 @@ def test_sanhua_declarer_neither_wins_nor_loses() -> None:
     assert result.nets == {"a": 0, "b": 30, "c": -30}
 
 
+def test_the_one_left_after_everyone_folded_needs_no_cards() -> None:
+    """A 揍芒 (or a later fold-out): nothing is compared, so the player left may have no
+    split; §5 still applies — each folded 皮 up to their own stake, the rest returned —
+    and it settles as it would with any four cards."""
+    folded = [Seat("b", 1, folded=True), Seat("c", 3, folded=True), Seat("d", 8, folded=True)]
+    without = settle([Seat("a", 3), *folded], XJ)
+    assert without.nets == {"a": 7, "b": -1, "c": -3, "d": -3}
+    assert without.returned == {"d": 5} and without.pi_to == "a" and not without.outcomes
+    assert sum(without.nets.values()) == 0
+    with_cards = settle([Seat("a", 3, A), *folded], XJ)
+    assert (with_cards.nets, with_cards.transfers) == (without.nets, without.transfers)
+
+
 @pytest.mark.parametrize(
     "seats",
     [
@@ -107,6 +120,8 @@ def test_sanhua_declarer_neither_wins_nor_loses() -> None:
         [Seat("a", 10, folded=True), Seat("b", 10, folded=True)],
         [Seat("a", 10, A), Seat("b", 10, sp("RQ RQ", "R2 R2"))],  # four 天牌
         [Seat("a", 10), Seat("b", 10, B)],
+        [Seat("a", 10), Seat("b", 10), Seat("c", 5, folded=True)],  # two left: cards needed
+        [Seat("a", 10, sanhua="三花十"), Seat("b", 5, folded=True)],  # 三花 without cards
     ],
 )
 def test_bad_tables(seats: list[Seat]) -> None:

@@ -17,6 +17,7 @@ import io
 import re
 from datetime import timedelta
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from django.test import Client
@@ -285,3 +286,23 @@ def test_the_new_entries_in_english(client: Client) -> None:
     words = check(client.get(url(night)).content.decode())
     assert "turn to deal the last hand, the 扫尾, but 丁 has left" in words
     assert "The sources do not say what happens when the starter leaves" in words
+
+
+@pytest.mark.parametrize("cards", ["", "R2,R7"])
+def test_a_fold_out_from_the_calculator_without_the_cards_is_recorded(
+        client: Client, cards: str) -> None:
+    """The calculator takes the one left alone without their cards (or with the two of
+    round 1): the hand is recorded as a 揍芒 or a later fold-out as with four cards."""
+    night = create(client)
+    lone = f"p=甲:3:{cards}&p=乙:1:fold&p=丙:1:fold&p=丁:1:fold"
+    page = client.get(f"/calc/?{lone}&night={night.token}").content.decode()
+    assert 'name="end" value="zou"' in page and 'name="end" value="show"' in page
+    post(client, night, do="calc", q=lone, end="zou")
+    [last] = last_hands(night)
+    assert last.kind == "zou" and last.pot_to == "甲" and unquote(last.calc) == lone
+    assert last.nets == {"甲": 3, "乙": -1, "丙": -1, "丁": -1}
+    charge = night.state().next_charge()
+    assert charge is not None and set(charge.paid) == {"乙", "丙", "丁"}
+    post(client, night, do="calc", q=lone, end="show")
+    [last] = last_hands(night)
+    assert last.kind == "show" and last.nets == {"甲": 3, "乙": -1, "丙": -1, "丁": -1}

@@ -115,9 +115,13 @@ def test_filters_are_get_params(client: Client) -> None:
     assert both == ["RQ-R7", "RQ-B7"]
     gang = codes(client.get("/pairs/", {"cat": "gang"}).content.decode())
     assert gang == ["RQ-R8", "RQ-B8", "R2-R8", "R2-B8"]
-    # nonsense category and rules are ignored, never an error
+    # a nonsense category or rules: said, 400, beside every group under the default rules
+    # (never silently unfiltered)
     response = client.get("/pairs/", {"cat": "nope", "rules": "xx"})
-    assert response.status_code == 200 and len(codes(response.content.decode())) == 151
+    html = response.content.decode()
+    assert response.status_code == 400 and len(codes(html)) == 151
+    assert "网址里的类别“nope”不对：只能是 dingerhuang、pair" in html
+    assert "网址里的规则“xx”不对：只能是 xuanjing、app 中的一个。" in html
     # points that are not 0-9: said, 400, beside every group (never silently unfiltered)
     for bad in ("12", "abc", "-1", "٣"):
         response = client.get("/pairs/", {"cat": "nope", "points": bad, "rules": "xx"})

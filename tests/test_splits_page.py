@@ -215,7 +215,11 @@ def test_rules_switch_keeps_the_hand(client: Client) -> None:
     app = _html(client, HAND + "&rules=app")
     assert 'href="/splits/?hand=RQ+R6+R7+B9"' in app
     assert '<input type="hidden" name="rules" value="app">' in app
-    assert _html(client, "/splits/?rules=nonsense").count("《旋经》规则（默认）") >= 1
+    # unknown rules: said with a 400 (never quietly the default), the page in the default
+    response = client.get("/splits/?rules=nonsense")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "网址里的规则“nonsense”不对" in html and html.count("《旋经》规则（默认）") >= 1
 
 
 def test_linked_from_the_course_and_rules_not_the_top_nav(client: Client) -> None:

@@ -430,3 +430,17 @@ def test_squeeze_even_when_everyone_was_all_in(client: Client) -> None:
     assert split.status_code in (400, 409)  # type: ignore[attr-defined]
     assert post(client, url, "squeeze").status_code == 200  # type: ignore[attr-defined]
     assert "squeeze__cover" not in client.get(url).content.decode()
+
+
+def test_hint_shows_chances_as_the_split_rows_do(client: Client) -> None:
+    """The hint's 吃/走/死 are whole percents summing to 100, a tiny chance "<1%"
+    (engine.quiz.shown_percents, as the quiz, course, calculator and walkthroughs show
+    them), not fractions like 0.981."""
+    url = create(client)
+    at_showdown(url, {0: ["RQ", "RQ", "R8", "R8"]})
+    hint = client.get(url + "?hint=1", HTTP_HX_REQUEST="true").content.decode()
+    cells = re.findall(r'data-label="(?:吃|走|死)">([^<]*)</td>', hint)
+    assert cells and not any(c.startswith("0.") for c in cells)
+    assert "&lt;1%" in cells  # 天牌一对 over 人牌一对: it loses less than 1 time in 100
+    for row in zip(cells[0::3], cells[1::3], cells[2::3], strict=True):
+        assert sum(int(c.rstrip("%")) for c in row if c[0].isdigit()) <= 100

@@ -140,3 +140,18 @@ def test_a_substitution_that_keeps_the_name_says_so(client: Client) -> None:
             text = re.sub(r"<[^>]+>", "", html)
             for old, new in re.findall(r"从 (\S+) 变成 (\S+)，", text):
                 assert old != new, (entry["slug"], n, old)
+
+
+def test_advice_table_prints_chances_as_the_split_rows_do(client: Client) -> None:
+    """The advice table's 吃/走/死 are engine.quiz.shown_percents: whole percents that sum
+    to 100, a chance that is not 0 reads "<1%". Rounded each on its own, 乙's 人高九 / 斧九
+    row of xj-2p-1 read 0% · 8% · 92% (吃 is 0.06%) and 甲's 天牌一对 row summed to 101."""
+    html = client.get("/walkthroughs/xj-2p-1/11/").content.decode()
+    cells = re.findall(r'data-label="(?:吃|走|死)">([^<]*)</td>', html)
+    assert len(cells) % 3 == 0 and cells
+    rows = list(zip(cells[0::3], cells[1::3], cells[2::3], strict=True))
+    assert ("&lt;1%", "8%", "92%") in rows
+    for row in rows:
+        whole = [int(c.rstrip("%")) for c in row if c[0].isdigit()]
+        assert len(whole) < 3 or sum(whole) == 100, row
+    assert "0%" not in cells

@@ -97,17 +97,19 @@ def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     """The better answer to ``bet`` (an index of :data:`BET_OPTIONS`) and the figures of
     its explanation (no words, so one cache serves every language): the engine's exact
     吃/走/死 chances of the hand's best split against a random opponent hand
-    (:func:`engine.advisor.advise`), shown as whole percentages, and the average result of
-    瞧 in chips ((吃 − 死) × the level, from the percentages as shown, so that the sentence
-    adds up) against the stake that 甩 gives up."""
+    (:func:`engine.advisor.advise`), shown as every split row shows them
+    (:func:`engine.quiz.shown_percents`: whole percents, "<1" for a tiny chance), and the
+    average result of 瞧 in chips ((吃 − 死) × the level, from the whole percentages, so
+    that the sentence adds up) against the stake that 甩 gives up."""
     advice = advise(bet.cards, RULES)
     best = advice.splits[advice.best]
-    win, push, lose = q.whole_percents(best.p_win, best.p_push, best.p_lose)
+    win, _push, lose = q.whole_percents(best.p_win, best.p_push, best.p_lose)
     call = (win - lose) * bet.level / 100
     answer = 0 if call > -bet.stake else 1
+    shown = q.shown_percents(best.p_win, best.p_push, best.p_lose)  # "<1" for a tiny chance
     return answer, {
         "head": best.split.head.display_name(), "tail": best.split.tail.display_name(),
-        "win": f"{win}%", "push": f"{push}%", "lose": f"{lose}%",
+        "win": f"{shown[0]}%", "push": f"{shown[1]}%", "lose": f"{shown[2]}%",
         "call": f"{call:+.1f}", "fold": f"{-bet.stake:+d}", "level": bet.level,
     }
 

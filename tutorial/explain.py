@@ -123,7 +123,9 @@ def hand_line(seat: Seat, rules: Rules) -> SafeString:
                     who=_name(seat.name), sanhua=format_html('<span lang="zh-Hans">{}</span>',
                                                              seat.sanhua),
                     stake=seat.stake)
-    assert seat.split is not None
+    if seat.split is None:  # the one left when everyone else folded: nothing to compare
+        return _fmt(_("{who} 下了 {stake}：别的人都甩了，{who} 不用亮牌比大小。"),
+                    who=_name(seat.name), stake=seat.stake)
     return _fmt(_("{who} 下了 {stake}：头是 {head}，尾是 {tail}。"), who=_name(seat.name),
                 stake=seat.stake, head=group_html(seat.split.head),
                 tail=group_html(seat.split.tail))
@@ -171,6 +173,9 @@ def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
         return None
     total = sum(s.stake for s in folded)
     best = settlement.pi_takers
+    if len(folded) == len(seats) - 1:  # everyone else folded: nobody's 尾 was compared
+        return _fmt(_("别的人都甩了，只剩 {who}，皮归 {who}（甩牌的人一共留下 {total}）；"
+                      "每家的皮最多拿自己下的数。"), who=_name(settlement.pi_to), total=total)
     if len(best) > 1:
         return _fmt(_("{who} 的头尾一样大，尾又最大，先一起吃皮（甩牌的人一共留下 {total}），"
                       "尽量平分；每家的皮最多拿自己下的数，多出来的按尾的大小往下传。"),
@@ -210,7 +215,8 @@ def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeStrin
 
 
 def _single_line(t: Transfer, before: Sequence[Transfer], stakes: dict[str, int],
-                 pi_to: str | None) -> SafeString:
+                 pi_to: str | None, alone: bool = False) -> SafeString:
+    """One transfer; ``alone``: the taker is the only one left (everyone else folded)."""
     src_stake = stakes[t.source]
     taken = src_stake - t.available
     who, src = _name(t.to), _name(t.source)
@@ -233,6 +239,9 @@ def _single_line(t: Transfer, before: Sequence[Transfer], stakes: dict[str, int]
     if t.amount == 0:
         return _fmt(_("{who} 也能分 {src} 的皮，但已经被 {takers} 拿完了。"), **values)
     if taken == 0:
+        if t.entitled < t.available and alone:  # nobody down the order: the rest goes back
+            return _fmt(_("{who} 吃 {src} 的皮 {amount}：{who} 自己只下了 {entitled}，每家的皮"
+                          "最多拿 {entitled}。"), **values)
         if t.entitled < t.available:
             return _fmt(_("{who} 吃 {src} 的皮 {amount}：{who} 自己只下了 {entitled}，每家的皮"
                           "最多拿 {entitled}，剩下 {rest} 往下传。"),
@@ -265,7 +274,8 @@ def transfer_lines(settlement: Settlement, seats: Sequence[Seat]) -> list[SafeSt
             lines.append(_shared_line(group, stakes))
             i += len(group)
             continue
-        lines.append(_single_line(t, before, stakes, settlement.pi_to))
+        lines.append(_single_line(t, before, stakes, settlement.pi_to,
+                                  alone=len(settlement.order) == 1))
         i += 1
     return lines
 

@@ -1,14 +1,21 @@
 """A whole number read from a page's address (``?page=2``, ``?step=5``): through
 :func:`engine.numbers.parse_int`, like every number read from a request, and one that is
 not a whole number in range is :class:`BadQuery`, whose message the view shows on its
-page with a 400 (never a silent default: ``?step=abc`` must not quietly show step 0)."""
+page with a 400 (never a silent default: ``?step=abc`` must not quietly show step 0).
+A word out of a fixed list (``?rules=app``, ``?cat=pair``) is read by
+:func:`query_choice` the same way: one that is not in the list is :class:`BadQuery`
+(``?rules=nonsense`` must not quietly show the default rules)."""
 
 from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
 
 from django.http import QueryDict
 from django.utils.translation import gettext
 
 from engine.numbers import MAX_DIGITS, NumberError, parse_int
+from tutorial.language import english
 
 
 class BadQuery(ValueError):
@@ -43,3 +50,32 @@ def bad_number(what: str, lo: int, hi: int | None) -> str:
         return gettext("网址里的%(what)s不对：只能是 %(lo)s。") % {"what": what, "lo": lo}
     return gettext("网址里的%(what)s不对：要是 %(lo)s 到 %(hi)s 之间的整数。") % {
         "what": what, "lo": lo, "hi": hi}
+
+
+def query_choice(query: QueryDict, key: str, what: str, choices: Sequence[str],
+                 default: str) -> str:
+    """``query[key]`` when it is one of ``choices``; ``default`` when the address does not
+    have ``key`` or has it empty (a form's "any"); else :class:`BadQuery` naming it by
+    ``what`` ("规则") and listing the choices."""
+    raw = query.get(key)
+    if not raw:
+        return default
+    if raw in choices:
+        return raw
+    raise BadQuery(bad_choice(what, raw, choices))
+
+
+def bad_choice(what: str, raw: str, choices: Sequence[str]) -> str:
+    """"网址里的规则“abc”不对：只能是 xuanjing、app 中的一个。" (or "只能是 1" when there is
+    one choice)."""
+    if len(choices) == 1:
+        return gettext("网址里的%(what)s不对：只能是 %(lo)s。") % {"what": what, "lo": choices[0]}
+    return gettext("网址里的%(what)s“%(value)s”不对：只能是 %(choices)s 中的一个。") % {
+        "what": what, "value": _shown(raw),
+        "choices": (", " if english() else "、").join(choices)}
+
+
+def _shown(raw: str) -> str:
+    """A value from the address as a message quotes it: no control or invisible characters,
+    at most 20 characters."""
+    return "".join(c for c in raw if not unicodedata.category(c).startswith("C"))[:20]

@@ -35,6 +35,7 @@ from django.utils.translation import pgettext
 from engine.cards import Card, CardError, Kind, check_available, parse_kind, physical
 from engine.groups import ALL_GROUPS, Category, Group
 from engine.hands import Outcome, Split, compare
+from engine.quiz import shown_percents
 from engine.rules import Rules, get_rules
 from engine.settle import Seat, Settlement, settle
 from tutorial import explain
@@ -235,6 +236,12 @@ class AdviceRow:
     @property
     def ev_text(self) -> str:
         return f"{self.ev:+.3f}"
+
+    @property
+    def percents(self) -> tuple[str, ...]:
+        """吃 / 走 / 死 as every split row prints them (:func:`engine.quiz.shown_percents`):
+        whole percents summing to 100, a tiny chance "<1" rather than "0"."""
+        return shown_percents(self.p_win, self.p_push, self.p_lose)
 
 
 @dataclass

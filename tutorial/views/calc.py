@@ -8,7 +8,10 @@ The whole table lives in the URL so a result can be shared.  Compact scheme (one
 ``p = name:stake:cards[:choice]``
 
 * ``cards``: four kind codes (RULES.md §1) separated by ``,`` (spaces, ``-``, ``.``
-  and ``+`` also work), or ``fold`` for a player who folded (their stake is 皮).
+  and ``+`` also work), or ``fold`` for a player who folded (their stake is 皮).  The
+  one player left when every other folded (a 揍芒, or a fold-out in a later round)
+  compares with nobody: their cards may be left empty (``甲:3:``), or be the two of
+  round 1 (``甲:3:R2,R7``); no ``choice`` then.
 * ``choice``: ``0`` / ``1`` / ``2`` = the split in :func:`engine.hands.splits` order
   (``0``, the default, = the first two cards against the last two: the split as typed,
   头 first); ``s`` = declare 三花.  The table is settled as entered; the advisor's
@@ -138,7 +141,7 @@ class SeatInput:
     def compact(self) -> str:
         cards = "fold" if self.folded else ",".join(k.code for k in self.kinds)
         text = f"{self.name}:{self.stake}:{cards}"
-        if not self.folded:  # always explicit: a link means the same split everywhere
+        if self.split is not None:  # always explicit: a link means the same split everywhere
             text += f":{self.choice}"
         return text
 
@@ -231,6 +234,8 @@ def validate(table: CalcTable) -> None:
     table.submitted = True
     seen: Counter[str] = Counter()
     deck: Counter[Kind] = Counter()
+    stayed = [s for s in table.filled if not s.folded]
+    alone = stayed[0] if len(stayed) == 1 and len(table.filled) > 1 else None
     for seat in table.filled:
         _validate_name(seat, seen)
         _validate_stake(seat)
@@ -240,7 +245,7 @@ def validate(table: CalcTable) -> None:
         if seat.folded:
             seat.kinds = ()
             continue
-        _validate_cards(seat, deck, rules)
+        _validate_cards(seat, deck, rules, alone=seat is alone)
     players = table.filled
     if len(players) < 2:
         table.errors.append(_("至少要两个人才算得了账。"))
@@ -284,8 +289,13 @@ def _validate_stake(seat: SeatInput) -> None:
             seat.errors["stake"] = _("留到比牌的人至少下了皮：下的数不能是 0。")
 
 
-def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
+def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules, *,
+                    alone: bool = False) -> None:
+    """The seat's cards: four, split as chosen; ``alone`` (everyone else folded: nothing
+    is compared) also none, or the two dealt in round 1 (after a 揍芒), and no split."""
     codes = seat.cards_text.split()
+    if not codes and alone:
+        return
     if not codes:
         seat.errors["cards"] = _("写上四张牌，或者勾上“甩了”。")
         return
@@ -297,7 +307,12 @@ def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
             seat.errors["cards"] = _("不认识的牌码“%(code)s”。牌码有：%(codes)s。") % {
                 "code": code[:10], "codes": " ".join(k.code for k in KINDS)}
             return
-    if len(kinds) != 4:
+    if alone and len(kinds) not in (2, 4):
+        seat.errors["cards"] = _("别的人都甩了，这一家不用比牌：牌可以不写，或者写第一轮的两张"
+                                 "（揍芒只发了两张）、或者四张；这里是 %(n)d 张。") % {
+            "n": len(kinds)}
+        return
+    if len(kinds) != 4 and not alone:
         seat.errors["cards"] = _("要四张牌，这里是 %(n)d 张。") % {"n": len(kinds)}
         return
     for kind in kinds:
@@ -308,6 +323,8 @@ def _validate_cards(seat: SeatInput, deck: Counter[Kind], rules: Rules) -> None:
                 "name": kind.name_zh, "code": kind.code, "copies": kind.copies, "n": deck[kind]}
             return
     seat.kinds = tuple(kinds)
+    if len(kinds) == 2:  # the one left after a 揍芒: two cards, no split
+        return
     hand_splits = splits(seat.kinds, rules)
     hint = suggest(seat.kinds, rules)
     # A hand holding a pair of one kind can split the same way twice: one option each,
@@ -388,6 +405,7 @@ def calc(request: HttpRequest) -> HttpResponse:
 def _calc(request: HttpRequest) -> HttpResponse:
     data = request.GET
     table = parse_query(data)
+    bad_address = bool(table.errors)  # unknown rules, too many players: said with a 400
     night_token = data.get("night", "")[:64]
     night = night_by_token(night_token)
     if night is not None and not table.filled:
@@ -420,7 +438,7 @@ def _calc(request: HttpRequest) -> HttpResponse:
         "used": _used_counts(table),
         "next_rows": min(MAX_SEATS, len(table.seats) + 1),
     }
-    status = 400 if (table.has_errors and asked) or bad_query else 200
+    status = 400 if (table.has_errors and asked) or bad_query or bad_address else 200
     template = "calc/calc.html#calc-body" if is_htmx(request) else "calc/calc.html"
     response = render(request, template, context, status=200 if is_htmx(request) else status)
     if is_htmx(request) and result is not None:

@@ -34,7 +34,7 @@ from tutorial import glossary
 from tutorial.fragments import is_htmx
 from tutorial.language import english, listing
 from tutorial.pagecache import visitor_independent
-from tutorial.query import BadQuery, query_int
+from tutorial.query import BadQuery, query_choice, query_int
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import (
     CATALOGUES,
@@ -138,8 +138,9 @@ def gloss(name: str) -> str:
 
 
 def _rules_name(request: HttpRequest) -> str:
-    name = request.GET.get("rules", "")
-    return name if name in CATALOGUES else "xuanjing"
+    """``?rules=``: ``xuanjing`` (also when not given) or ``app``; else :class:`BadQuery`."""
+    return query_choice(request.GET, "rules", pgettext("address", "规则"), list(CATALOGUES),
+                        "xuanjing")
 
 
 def _entry_context(entry: Entry) -> dict[str, Any]:
@@ -245,22 +246,31 @@ class PairQuery:
 
     @classmethod
     def from_request(cls, request: HttpRequest) -> tuple[PairQuery, str]:
-        """The query, and what is wrong with its ``points`` ("" when nothing is: the
-        query then has no points filter, and the page says why with a 400)."""
+        """The query, and what is wrong with its ``cat``, ``points`` or ``rules`` ("" when
+        nothing is: a wrong one is left out of the query — no such filter, the default
+        rules — and the page says why with a 400)."""
         q = " ".join(request.GET.get("q", "").split())[:60]
-        cat = request.GET.get("cat", "")
-        cat = cat if cat in FILTER_CATEGORIES else ""
+        problems = []
+        cat = ""
+        try:  # "" is the form's "every category"
+            cat = query_choice(request.GET, "cat", pgettext("address", "类别"),
+                               list(FILTER_CATEGORIES), "")
+        except BadQuery as e:
+            problems.append(e.message)
         points: int | None = None
-        problem = ""
         if request.GET.get("points", ""):  # "" is the form's "any points"
             try:
                 points = query_int(request.GET, "points", pgettext("address", "点数"), 0, 9, 0)
             except BadQuery as e:
-                problem = e.message
-        rules = _rules_name(request)
+                problems.append(e.message)
+        rules = "xuanjing"
+        try:
+            rules = _rules_name(request)
+        except BadQuery as e:
+            problems.append(e.message)
         if cat == "diwang" and rules != "app":
             rules = "app"
-        return cls(q, cat, points, rules), problem
+        return cls(q, cat, points, rules), " ".join(problems)
 
     def url(self, **changes: Any) -> str:
         params = {"q": self.q, "cat": self.cat, "points": self.points, "rules": self.rules}
@@ -516,7 +526,10 @@ def pair_detail(request: HttpRequest, code: str) -> HttpResponse:
         if request.GET:
             target += "?" + request.GET.urlencode()
         return HttpResponsePermanentRedirect(target)
-    rules_name = _rules_name(request)
+    try:
+        rules_name, problem = _rules_name(request), ""
+    except BadQuery as e:  # said on the page, which shows the default rules (400)
+        rules_name, problem = "xuanjing", e.message
     catalogue = catalogue_for(rules_name)
     entry = catalogue.by_code[group.code]
     other_name = "app" if rules_name == "xuanjing" else "xuanjing"
@@ -558,8 +571,9 @@ def pair_detail(request: HttpRequest, code: str) -> HttpResponse:
         "chain": _chain(catalogue, entry) if entry.category is Category.POINTS else [],
         "shows_points": entry.category in (Category.POINTS, Category.ZHOU),
         "catalogue_url": _catalogue_url(rules_name) + f"#tier-{entry.tier}",
+        "problem": problem,
     }
-    return render(request, "reference/pair_detail.html", context)
+    return render(request, "reference/pair_detail.html", context, status=400 if problem else 200)
 
 
 # ---------------------------------------------------------------- /rules/

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import Promise
@@ -51,6 +51,7 @@ from tutorial.fragments import is_htmx
 from tutorial.language import english
 from tutorial.pagecache import visitor_independent
 from tutorial.percentages import percentage, percentages
+from tutorial.query import BadQuery, query_choice
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
 
@@ -347,8 +348,7 @@ def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
 
 @visitor_independent
 def splits_page(request: HttpRequest) -> HttpResponse:
-    rules_name = request.GET.get("rules", "")
-    rules_name = rules_name if rules_name in RULES_NAMES else "xuanjing"
+    rules_name, rules_problem = _rules_name(request.GET)
     raw = "".join(
         c for c in request.GET.get("hand", "") if not unicodedata.category(c).startswith("C")
     )
@@ -390,8 +390,19 @@ def splits_page(request: HttpRequest) -> HttpResponse:
         "codes": [{"code": k.code, "name": k.name_zh} for k in KINDS],
         "t": table_form(),
     }
-    status = 400 if error else 200
+    context["rules_problem"] = rules_problem
+    status = 400 if error or rules_problem else 200
     return render(request, "splits/splits.html", context, status=status)
+
+
+def _rules_name(data: Any) -> tuple[str, str]:
+    """``?rules=`` (``xuanjing`` when not given), or ``xuanjing`` and what is wrong with
+    it: the page says so with a 400 rather than quietly showing the default rules."""
+    try:
+        return query_choice(data, "rules", pgettext("address", "规则"), RULES_NAMES,
+                            "xuanjing"), ""
+    except BadQuery as e:
+        return "xuanjing", e.message
 
 
 # ---------------------------------------------------------------- at the table
@@ -440,8 +451,8 @@ def _clean(value: str) -> str:
 
 def table_form(data: Any = None) -> dict[str, Any]:
     """The form's values as typed (empty for the blank form on /splits/)."""
-    data = data or {}
-    rules_name = data.get("rules", "")
+    data = data or QueryDict()
+    rules_name, rules_problem = _rules_name(data)
     return {
         "cards": _clean(data.get("cards", "")),
         "stake": _clean(data.get("stake", "")),
@@ -449,7 +460,8 @@ def table_form(data: Any = None) -> dict[str, Any]:
                   "visible": _clean(data.get(f"v{i}", "")),
                   "stake": _clean(data.get(f"s{i}", ""))} for i in range(1, TABLE_ROWS + 1)],
         "pi": _clean(data.get("pi", "")),
-        "rules": rules_name if rules_name in RULES_NAMES else "xuanjing",
+        "rules": rules_name,
+        "rules_problem": rules_problem,
         "rules_choices": [(name, RULES_LABELS[name]) for name in RULES_NAMES],
         "submitted": "cards" in data,
     }
@@ -539,7 +551,9 @@ def at_table(request: HttpRequest) -> HttpResponse:
     form = table_form(request.GET)
     context: dict[str, Any] = {"t": form, "answer": None, "error": "", "error_field": "",
                                "show_pinyin": english()}
-    if form["submitted"]:
+    if form["rules_problem"]:  # said on the page: nothing is priced with rules not asked for
+        context["error"], context["error_field"] = form["rules_problem"], "rules"
+    elif form["submitted"]:
         try:
             context["answer"] = table_answer(_situation(form), form["rules"])
         except TableError as exc:

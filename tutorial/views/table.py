@@ -41,6 +41,7 @@ from engine.game import (
 )
 from engine.groups import Group
 from engine.numbers import NumberError, parse_int
+from engine.quiz import shown_percents
 from engine.rules import STAKES, Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
 from tutorial.accounts import coach_off, owned, reader_key, writer_key
@@ -48,7 +49,7 @@ from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
 from tutorial.models_table import PracticeTable
 from tutorial.pagecache import same_for_newcomers
-from tutorial.query import BadQuery, query_int
+from tutorial.query import BadQuery, query_choice, query_int
 from tutorial.ratelimit import rate_limited
 from tutorial.search import catalogue_for
 from tutorial.table_log import hand_log, split_view
@@ -308,6 +309,7 @@ def _hint(game: Game) -> list[dict[str, Any]]:
             "head": group_html(a.split.head), "tail": group_html(a.split.tail),
             "head_cards": groups[0], "tail_cards": groups[1],
             "ev": a.ev, "p_win": a.p_win, "p_push": a.p_push, "p_lose": a.p_lose,
+            "percents": shown_percents(a.p_win, a.p_push, a.p_lose),
             "best": abs(a.ev - top) < 1e-12,
         })
     return rows
@@ -457,7 +459,11 @@ def start(request: HttpRequest) -> HttpResponse:
 def play(request: HttpRequest, table_id: uuid.UUID) -> HttpResponse:
     table = _load(request, table_id)
     game = Game.from_dict(table.state)
-    return _render(request, table, game, hint=request.GET.get("hint") == "1")
+    try:  # ?hint=1 opens the split hint; anything else is said on the page (400)
+        hint = query_choice(request.GET, "hint", pgettext("address", "提示"), ("1",), "") == "1"
+    except BadQuery as e:
+        return _render(request, table, game, error=e.message, status=400)
+    return _render(request, table, game, hint=hint)
 
 
 def _post(request: HttpRequest, table_id: uuid.UUID, kind: str) -> HttpResponse:
