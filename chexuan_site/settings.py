@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # ?course= that is no lesson: the page says so (base.html) and answers 400
+    "tutorial.course.BadCourseMiddleware",
 ]
 
 ROOT_URLCONF = "chexuan_site.urls"

@@ -11,13 +11,13 @@ carries the seed and the server regenerates the question to check the answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
@@ -32,6 +32,7 @@ from engine.rules import Rules, get_rules
 from tutorial.glossary import mark_chinese
 from tutorial.language import english
 from tutorial.models_course import CourseProgress
+from tutorial.query import BadQuery, query_choice
 
 CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
 TEACHING = "table"  # the teaching table's progress row (/course/table/ comes after the lessons)
@@ -182,11 +183,51 @@ def reading_url(href: str, current: Lesson) -> str:
 
 def returning(request: HttpRequest) -> dict[str, object]:
     """Context processor: on a page opened from a lesson (``?course=<lesson>``), the way
-    back to that lesson's exercises, shown by ``base.html`` as 下一步."""
-    found = lesson(request.GET.get("course", "")) if "course" in request.GET else None
+    back to that lesson's exercises, shown by ``base.html`` as 下一步; a ``?course=`` that
+    is no lesson is ``course_problem``, said at the top of the page (a 400:
+    :class:`BadCourseMiddleware`), which shows without the way back."""
+    problem = course_problem(request)
+    if problem:
+        return {"course_problem": problem}
+    found = lesson(request.GET.get("course", ""))
     if found is None:
         return {}
     return {"course_return": {"url": f"/course/{found.slug}/1/", "title": found.title}}
+
+
+def course_problem(request: HttpRequest) -> str:
+    """What is wrong with the address's ``?course=`` (:func:`tutorial.query.query_choice`:
+    not one of the lessons' slugs), in the page's language; "" when it is a lesson, empty
+    or not there."""
+    try:
+        query_choice(request.GET, "course", pgettext("address", "课"),
+                     [les.slug for les in lessons()], "")
+    except BadQuery as e:
+        return e.message
+    return ""
+
+
+class BadCourseMiddleware:
+    """A whole page (not an htmx fragment) answered for an address whose ``?course=`` is
+    no lesson is a 400: ``base.html`` says why at its top (:func:`returning`), like every
+    other bad value in an address (:mod:`tutorial.query`), and the page is otherwise the
+    same.  The page cache (:mod:`tutorial.pagecache`) is keyed by the full address, and
+    the message depends on nothing else, so a cached page stays the same for every
+    visitor; it keeps only 200 answers of the view, and this status is set after it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        whole_page = not request.headers.get("HX-Request") \
+            or request.headers.get("HX-History-Restore-Request")
+        if (response.status_code == 200 and whole_page
+                and response.get("Content-Type", "").startswith("text/html")
+                and course_problem(request)):
+            response.status_code = 400
+            response.reason_phrase = "Bad Request"
+        return response
 
 
 def following(current: Lesson) -> Lesson | None:
