@@ -898,7 +898,7 @@ def test_logging_out_leaves_the_device_with_the_default_and_the_account_its_choi
 # --------------------------------------------------------------------- a password change sent twice
 
 NEW = "another-pass-3141"
-SENT_TWICE = "这张表提交了两次"
+SENT_TWICE = "改密码的表单提交了两次"  # it said 这张表 (a table?); the site says 表单
 
 
 def change(client: Client, old: str = PASSWORD, new: str = NEW) -> Any:

@@ -216,7 +216,7 @@ def test_change_password_clicked_twice_keeps_the_phone_logged_in(
     expect(page.locator(".messages")).to_be_visible(timeout=20000)  # the first is aborted
     assert len(posts) == 2
     expect(page.locator(".messages")).to_contain_text(
-        "这张表提交了两次" if lang == "zh-hans" else "The form was sent twice")
+        "改密码的表单提交了两次" if lang == "zh-hans" else "The form was sent twice")
     assert page.url == base + "/accounts/"
     assert "clicker" in page.inner_text(".account-nav")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

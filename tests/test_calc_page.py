@@ -411,4 +411,10 @@ def test_english_asks_the_one_alone_for_no_cards(client: Client) -> None:
     html = client.get("/calc/").content.decode()
     assert "When everyone else folded, the one player left compares with nobody" in html
     response = client.get("/calc/", form(("甲", 3, "R2"), *FOLDERS))
-    assert "leave the cards empty, or enter the two of round 1" in response.content.decode()
+    html = response.content.decode()
+    assert "leave the cards empty, enter four, or enter just the two of round 1" in html
+    # The 揍芒 of the reason is glossed in brackets: the reason itself is not in brackets
+    # (it read "(a 揍芒 (zòu máng, fold-out mango) deals only two)").
+    from tests.test_language import problems
+    assert problems(html) == []
+    assert "since a" in html and "deals no more. This has 1." in html

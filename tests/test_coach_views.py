@@ -424,3 +424,6 @@ def test_review_leads_with_one_sentence_and_folds_the_method(played: tuple[Clien
         assert details is not None and lead in block[:block.index("<details")]
         assert method in details[1] and method not in block[:block.index("<details")]
         assert "<summary>" in details[1]
+        if language == "en":  # the grade is a word; the chips given up are a line below it
+            assert "the grade goes by how many chips your choice gave up" in block
+            assert "the grade says how many chips" not in block

@@ -136,3 +136,13 @@ def test_a_term_after_its_english_word_gets_only_its_pinyin(html: str) -> None:
     """"call (瞧)" read "call (瞧 qiáo, call)" when the term was its own element."""
     text = re.sub(r"<[^>]+>", "", link_first_uses(html, english=True))
     assert text == "call (瞧 qiáo) now"
+
+
+def test_a_word_ending_in_a_one_character_term_is_not_linked() -> None:
+    """扫尾 (the 圈芒's closing hand) and 斧头 (the black J) end in 尾 and 头 before a
+    bracket, where a one-character term is linked: the night page linked 扫尾's 尾 as
+    the tail."""
+    html = glossary.link_first_uses("<p>该 甲 扫尾（发最后一手）了，斧头（黑J）大。</p>", False)
+    assert 'class="term"' not in html
+    html = glossary.link_first_uses("<p>甲扫尾。尾（弱的一组）</p>", False)
+    assert '<a class="term" href="/glossary/#wei" lang="zh-Hans">尾</a>（' in html

@@ -235,7 +235,7 @@ def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
         page.fill(f"#net{seat}", net)
     submit("hand")
     expect(page.locator("#pot_to-error")).to_contain_text("写成了输" if lang == "zh"
-                                                          else "is entered as a loss")
+                                                          else "a loss is entered for")
     assert night.state().hands == 1
     fits()
     axe(page)

@@ -200,7 +200,11 @@ def test_the_starter_away_for_the_closing_hand_ends_the_orbit(client: Client) ->
     page = text(client.get(url(night)))
     assert "圈芒打完了，今晚结束" in page
     assert "该 甲 扫尾（发最后一手）了，可 甲 已经离场" in page
-    assert "起头的人离场怎么办，书上没有说，这是我们定的" in page
+    # The sources are 旋经 and two app pages, not one book (it said 书上没有说), and the
+    # site's choices are 本站定的 as on the rules page.
+    assert "起头的人离场怎么办，资料里都没讲，是本站定的" in page and "书上" not in page
+    # 扫尾 is one word: its 尾 is not linked to the glossary's 尾 (tail).
+    assert '扫<a class="term"' not in client.get(url(night)).content.decode()
     response = hand(client, night, expect=400, pot_to="乙", 乙=1, 丙=-1)
     assert "圈芒已经打完" in unlinked(response.content.decode())
     assert night.state().hands == 4  # the deal went round again: 乙 丙 丁 dealt twice
@@ -263,7 +267,10 @@ def test_the_new_entries_in_english(client: Client) -> None:
     night = create(client)
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)
     words = check(shared(client, night, ["甲", "乙"], 400, 甲=10, 乙=-5, 丙=-5).content.decode())
-    assert "nobody beats them, so they cannot lose this hand; 乙 is entered as a loss" in words
+    assert "nobody beats them, so they cannot lose this hand, yet a loss is entered for 乙" in words
+    # Two sharers entered as losing: one sentence for both (it said "甲 and 乙 is").
+    words = check(shared(client, night, ["甲", "乙"], 400, 甲=-5, 乙=-5, 丙=10).content.decode())
+    assert "yet a loss is entered for 甲 and 乙." in words and " is entered as" not in words
     shared(client, night, ["甲", "乙"], 甲=10, 乙=10, 丙=-10, 丁=-10)
     words = check(client.get(url(night)).content.decode())
     assert "tick them all" in words and "shared the 15 in the middle" in words
@@ -285,7 +292,8 @@ def test_the_new_entries_in_english(client: Client) -> None:
     post(client, night, do="leave", player="丁")
     words = check(client.get(url(night)).content.decode())
     assert "turn to deal the last hand, the 扫尾, but 丁 has left" in words
-    assert "The sources do not say what happens when the starter leaves" in words
+    assert ("The sources do not say what happens when the player who started the orbit"
+            " leaves: this is our choice." in words)
 
 
 @pytest.mark.parametrize("cards", ["", "R2,R7"])

@@ -167,15 +167,24 @@ def by_word() -> dict[str, Term]:
     return words
 
 
+# Words that end with a one-character term without being it.
+NOT_TERMS = ("扫尾", "起头", "斧头", "虎头")
+
+
 @cache
 def _zh_pattern() -> re.Pattern[str]:
     """Terms of two characters or more, longest first (尾大吃皮 before 吃皮); a
-    one-character term only in quotes (“走”) or right before a bracket (瞧（跟注）)."""
+    one-character term only in quotes (“走”) or right before a bracket (瞧（跟注）).
+    The one character must not end a longer word that is not the term: the 尾 of 扫尾
+    (the 圈芒's closing hand) is no tail, the 头 of 斧头 no head."""
     inline = {w: t for w, t in by_word().items() if t.link == "text"}
     words = sorted((w for w in inline if len(w) > 1), key=len, reverse=True)
-    singles = "|".join(re.escape(w) for w in inline if len(w) == 1)
+    ones = [w for w in inline if len(w) == 1]
+    singles = "|".join(map(re.escape, ones))
+    alone = "|".join("".join(f"(?<!{re.escape(n[:-1])})" for n in NOT_TERMS if n[-1] == w)
+                     + re.escape(w) for w in ones)
     return re.compile("|".join(map(re.escape, words))
-                      + f"|(?<=“)(?:{singles})(?=”)|(?:{singles})(?=（)")
+                      + f"|(?<=“)(?:{singles})(?=”)|(?:{alone})(?=（)")
 
 
 # A run of Chinese in an English sentence: characters, with the digits and Chinese

@@ -228,7 +228,7 @@ def _sent_again(user: Any, data: Any) -> bool:
 
 
 def _changed_already(request: HttpRequest) -> HttpResponse:
-    messages.info(request, _("密码已经改好了：这张表提交了两次，第二次什么也没改。"
+    messages.info(request, _("密码已经改好了：改密码的表单提交了两次，第二次什么也没改。"
                              "这台设备还登录着，其他设备上的登录都已退出。"))
     return HttpResponseRedirect(reverse("account"))
 
