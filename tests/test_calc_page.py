@@ -122,11 +122,13 @@ def test_equal_hands_share_as_evenly_as_their_stakes_allow(client: Client) -> No
            "&p=丁:30:fold")
     text = re.sub(r"<[^>]+>", "", client.get(url).content.decode())
     assert "一起吃丙：能拿的 50 尽量平分：甲 40，乙 10（每人最多拿自己下的数" in text
+    assert "零头给座位在前的人，这一条是本站定的" in text  # RULES §5.4 is silent on it
     assert "能拿的 50 平分" not in text
     client.cookies["django_language"] = "en"
     text = re.sub(r"<[^>]+>", "", client.get(url).content.decode())
     assert ("the 50 they may take is split as evenly as their stakes allow: 甲 40, 乙 10"
             in text)
+    assert "an odd chip goes to the earlier seat, a rule we chose" in text
 
 
 def test_long_form_redirects_to_the_compact_url(client: Client) -> None:

@@ -55,6 +55,7 @@ def test_a_tie_entered_by_hand_shares_the_pot(client: Client) -> None:
     hand(client, night, kind="zou", pot_to="丙", 甲=-2, 乙=-2, 丙=6, 丁=-2)  # 15 of 芒果 due
     page = client.get(url(night)).content.decode()
     assert 'type="checkbox" id="pot_to1" name="pot_to" value="乙"' in page
+    assert "分不匀的零头给座位在前的人（这一条是本站定的）" in page  # RULES §5.4 is silent
     # 乙 and 甲 tie on 头 and 尾 and eat the 皮 together: 15 shared, the odd chip to 甲
     # (first by seat, whatever order the form sends them in).
     shared(client, night, ["乙", "甲"], 甲=10, 乙=10, 丙=-10, 丁=-10)

@@ -209,8 +209,8 @@ def _shared_line(group: Sequence[Transfer], stakes: dict[str, int]) -> SafeStrin
         comma = ", " if english() else "，"
         parts = format_html(comma.join(["{} {}"] * len(group)),
                             *(x for t in group for x in (_name(t.to), t.amount)))
-        rest = _fmt(_(" 尽量平分：{parts}（每人最多拿自己下的数，零头给座位在前的人）。"),
-                    parts=parts)
+        rest = _fmt(_(" 尽量平分：{parts}（每人最多拿自己下的数；"
+                      "零头给座位在前的人，这一条是本站定的）。"), parts=parts)
     return format_html("{}{}", start, rest)
 
 
