@@ -654,6 +654,34 @@ def test_an_account_deleted_twice_at_once_is_deleted_once() -> None:
     assert not User.objects.filter(pk=user.pk).exists()
 
 
+def test_rows_orphaned_before_the_deletion_fix_are_removed_by_the_migration() -> None:
+    """Migration 0016: rows written under ``user:<id>`` of an account deleted before
+    ``hold_owner`` existed go (tables and their jobs too); other accounts' rows and
+    anonymous visitors' stay."""
+    import importlib
+
+    from django.apps import apps as registry
+
+    from tutorial.models_jobs import ComputeJob
+
+    remove = importlib.import_module("tutorial.migrations.0016_orphaned_account_rows").remove
+    bob = fill(Client(), "bob")
+    alice = fill(Client(), "alice")
+    gone = accounts.user_key(alice.pk)
+    [table_id] = PracticeTable.objects.filter(owner=gone).values_list("pk", flat=True)
+    ComputeJob.objects.create(key=f"review:{table_id}:1")
+    course("anonymous-session", "cards", stars=1, done=T0)
+    User.objects.filter(pk=alice.pk).delete()  # as a write racing the deletion left them
+    remove(registry, None)
+    for model in (CourseProgress, QuizProgress, ReviewCard, QuizQuestion):
+        assert not model.objects.filter(session_key=gone).exists(), model
+        assert model.objects.filter(session_key=accounts.user_key(bob.pk)).exists(), model
+    assert not PracticeTable.objects.filter(owner=gone).exists()
+    assert PracticeTable.objects.filter(owner=accounts.user_key(bob.pk)).exists()
+    assert not ComputeJob.objects.filter(key__contains=str(table_id)).exists()
+    assert CourseProgress.objects.filter(session_key="anonymous-session").exists()
+
+
 def test_account_pages_for_phones_and_english() -> None:
     make_user()
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
