@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import Protocol, TypeVar
 
 from .cards import CardError, check_available
 from .hands import Key, Outcome, Split, beats, compare_keys
@@ -80,7 +81,15 @@ def settle(seats: Sequence[Seat], rules: Rules) -> Settlement:
     return settle_ranked(seats, keys)
 
 
-def lone_player(seats: Sequence[Seat]) -> Seat | None:
+class _Folds(Protocol):
+    @property
+    def folded(self) -> bool: ...
+
+
+_S = TypeVar("_S", bound=_Folds)
+
+
+def lone_player(seats: Sequence[_S]) -> _S | None:
     """The one seat that did not fold when every other did (None otherwise)."""
     stayed = [s for s in seats if not s.folded]
     return stayed[0] if len(stayed) == 1 and len(seats) > 1 else None

@@ -364,32 +364,49 @@ def test_split_chances_read_as_the_quiz_prints_them(client: Client) -> None:
 
 
 # Everyone but 甲 folded (a 揍芒, or a fold-out in a later round): nothing is compared.
-FOLDERS = (("乙", 1, "fold"), ("丙", 3, "fold"), ("丁", 8, "fold"))
+FOLDERS = (("乙", 1, "fold"), ("丙", 3, "fold"), ("丁", 2, "fold"))
 
 
 @pytest.mark.parametrize(("cards", "compact"), [("", ""), ("R2 R7", "R2,R7"),
                                                 ("R2 R7 BJ B8", "R2,R7,BJ,B8:0")])
 def test_the_one_left_alone_needs_no_cards(client: Client, cards: str, compact: str) -> None:
     """The player left when everyone else folded is asked no cards (after a 揍芒 only two
-    were dealt): none, two or four are taken, and the hand settles the same (RULES.md §5:
-    each folded 皮 up to their own stake, what is over goes back)."""
+    were dealt): none, two or four are taken, and the hand settles the same (RULES.md §4:
+    they take every 皮)."""
     response = client.get("/calc/", form(("甲", 3, cards), *FOLDERS))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert response["Location"] == ("/calc/?p=" + quote("甲") + f":3:{compact}&p=" + quote("乙")
                                     + ":1:fold&p=" + quote("丙") + ":3:fold&p=" + quote("丁")
-                                    + ":8:fold")
+                                    + ":2:fold")
     page = client.get(response["Location"])
     assert page.status_code == 200
-    assert page.context["result"].settlement.nets == {"甲": 7, "乙": -1, "丙": -3, "丁": -3}
+    assert page.context["result"].settlement.nets == {"甲": 6, "乙": -1, "丙": -3, "丁": -2}
     text = plain(page.content.decode()).replace(" ", "")
-    assert "丁的皮还剩5" in text and "剩下5往下传" not in text  # nobody to pass it to
+    assert "皮还剩" not in text  # every 皮 is taken whole
     if not cards:
         assert "甲下了3：别的人都甩了，甲不用亮牌比大小。" in text
-    assert "别的人都甩了，只剩甲，皮归甲（甩牌的人一共留下12）" in text
+    assert "别的人都甩了，只剩甲，皮归甲（甩牌的人一共留下6）" in text
     assert "的尾最大" not in text  # nobody's 尾 was compared
     client.cookies["django_language"] = "en"
     english = plain(client.get(response["Location"]).content.decode())
     assert "Everyone but 甲 folded, so the 皮 goes to 甲" in english
+
+
+def test_the_one_left_alone_put_in_at_least_what_any_folder_did(client: Client) -> None:
+    """A player folds rather than match a bigger bet, so the one left alone put in at
+    least as much as each folder; typed otherwise, the calculator took each 皮 only up to
+    甲's stake and gave the rest back, beside "皮归甲" (RULES §4: the one left takes all
+    皮).  Refused, with the reason, in both languages."""
+    seats = (("甲", 3, ""), ("乙", 1, "fold"), ("丙", 8, "fold"))
+    response = client.get("/calc/", form(*seats))
+    assert response.status_code == 400
+    assert errors_of(response)[1]["stake"] == (
+        "别人都甩了，只剩 甲：甩牌是因为跟不起更大的注，所以 甲 下的不会比甩牌的人少"
+        "（甩牌的人最多下了 8）。")
+    client.cookies["django_language"] = "en"
+    response = client.get("/calc/", form(*seats))
+    assert "cannot have put in less than a player who folded" in errors_of(response)[1]["stake"]
+    assert client.get("/calc/", form(("甲", 8, ""), *seats[1:])).status_code == 302
 
 
 @pytest.mark.parametrize(("seats", "row", "message"), [

@@ -41,7 +41,7 @@ from engine.hands import Split, naive_split, sanhua, splits
 from engine.numbers import NumberError, parse_int
 from engine.quiz import shown_percents
 from engine.rules import PRESETS, Rules, get_rules
-from engine.settle import Seat, SettleError, Settlement, settle
+from engine.settle import Seat, SettleError, Settlement, lone_player, settle
 from tutorial.explain import Explanation, explain
 from tutorial.fragments import is_htmx
 from tutorial.models_night import night_by_token
@@ -234,8 +234,7 @@ def validate(table: CalcTable) -> None:
     table.submitted = True
     seen: Counter[str] = Counter()
     deck: Counter[Kind] = Counter()
-    stayed = [s for s in table.filled if not s.folded]
-    alone = stayed[0] if len(stayed) == 1 and len(table.filled) > 1 else None
+    alone = lone_player(table.filled)
     for seat in table.filled:
         _validate_name(seat, seen)
         _validate_stake(seat)
@@ -246,6 +245,12 @@ def validate(table: CalcTable) -> None:
             seat.kinds = ()
             continue
         _validate_cards(seat, deck, rules, alone=seat is alone)
+    if alone is not None and alone.stake is not None and "stake" not in alone.errors:
+        most = max((s.stake or 0 for s in table.filled if s.folded), default=0)
+        if most > alone.stake:  # RULES §4: the one left takes all 皮, never less
+            alone.errors["stake"] = _(
+                "别人都甩了，只剩 %(name)s：甩牌是因为跟不起更大的注，所以 %(name)s 下的不会比"
+                "甩牌的人少（甩牌的人最多下了 %(most)d）。") % {"name": alone.name, "most": most}
     players = table.filled
     if len(players) < 2:
         table.errors.append(_("至少要两个人才算得了账。"))
@@ -360,13 +365,8 @@ class Result:
     @property
     def alone(self) -> str | None:
         """The one player still in when everyone else folded (None otherwise)."""
-        return lone_survivor(self.seats)
-
-
-def lone_survivor(seats: list[Seat]) -> str | None:
-    """The one player who did not fold when every other player did, or None."""
-    stayed = [s for s in seats if not s.folded]
-    return stayed[0].name if len(stayed) == 1 else None
+        found = lone_player(self.seats)
+        return found.name if found is not None else None
 
 
 def compute(table: CalcTable) -> Result | None:

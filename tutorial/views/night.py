@@ -42,7 +42,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from engine.mango import Mango
 from engine.numbers import NumberError, parse_int
 from engine.rules import STAKES
-from engine.settle import Seat, SettleError, settle
+from engine.settle import Seat, SettleError, lone_player, settle
 from tutorial.accounts import night_tokens, remember_night
 from tutorial.fragments import is_htmx
 from tutorial.language import listing, listing_html
@@ -59,7 +59,7 @@ from tutorial.query import BadQuery, query_int
 from tutorial.ratelimit import rate_limited
 from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
-from tutorial.views.calc import compute, lone_survivor, parse_query
+from tutorial.views.calc import compute, parse_query
 from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
@@ -333,7 +333,8 @@ def _calc_end(night: Night, state: NightState, seats: list[Seat], nets: dict[str
     folded in the first round.  A table where everyone but one folded does not say in
     which round they did (000: only a first-round fold-out is a 揍芒), so the result's
     record button asks (``end=zou`` or ``end=show``)."""
-    alone = lone_survivor(seats)
+    lone = lone_player(seats)
+    alone = lone.name if lone is not None else None
     if end not in ("", "show", "zou"):
         raise Problem({"form": _("不认识的结束方式。")})
     if end == "zou" and alone is None:
