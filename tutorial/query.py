@@ -8,7 +8,6 @@ A word out of a fixed list (``?rules=app``, ``?cat=pair``) is read by
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from django.http import QueryDict
@@ -16,6 +15,7 @@ from django.utils.translation import gettext
 
 from engine.numbers import MAX_DIGITS, NumberError, parse_int
 from tutorial.language import english
+from tutorial.visitor_text import clean
 
 
 class BadQuery(ValueError):
@@ -71,11 +71,5 @@ def bad_choice(what: str, raw: str, choices: Sequence[str]) -> str:
     if len(choices) == 1:
         return gettext("网址里的%(what)s不对：只能是 %(lo)s。") % {"what": what, "lo": choices[0]}
     return gettext("网址里的%(what)s“%(value)s”不对：只能是 %(choices)s 中的一个。") % {
-        "what": what, "value": _shown(raw),
+        "what": what, "value": clean(raw)[:20],  # as visitors' text is shown back
         "choices": (", " if english() else "、").join(choices)}
-
-
-def _shown(raw: str) -> str:
-    """A value from the address as a message quotes it: no control or invisible characters,
-    at most 20 characters."""
-    return "".join(c for c in raw if not unicodedata.category(c).startswith("C"))[:20]
