@@ -194,9 +194,10 @@ def test_long_names_fit_a_360_px_phone_in_english(live_server: Any,
     context.close()
 
 
+@pytest.mark.allow_http_errors  # the wrong tie is refused with a 400
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
-        live_server: Any, chromium_browser: Any, axe: Any, lang: str) -> None:
+        live_server: Any, phone_page: Any, axe: Any, lang: str) -> None:
     """The new entries on a 360 px phone, in both languages: a tie ticked by hand shares
     the pot; a wrong tie is refused next to the boxes; a player who left comes back; a
     calculator table where everyone but one folded is recorded as a 揍芒.  Screenshots
@@ -210,13 +211,10 @@ def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
                                  end_at=timezone.now() + timedelta(hours=3))
     night.add_event("hand", {"kind": "zou", "nets": {"甲": -2, "乙": -2, "丙": 6, "丁": -2},
                              "pot_to": "丙"})  # 15 of 芒果 due
-    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
-                                           locale="zh-CN")
-    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(10_000)
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.context.add_cookies([{"name": "django_language", "value": lang,
+                               "url": live_server.url}])
     edit = f"{live_server.url}/night/{night.token}/"
     page.goto(edit)
     page.wait_for_load_state()
@@ -284,12 +282,10 @@ def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(
     shot(page, f"night-360-{lang}-after-fold-out")
     page.locator(".next-hand").screenshot(
         path=str(ARTIFACTS / f"night-360-{lang}-after-fold-out-next.png"), caret="initial")
-    context.close()
-    assert errors == []
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, chromium_browser: Any,
+def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, phone_page: Any,
                                                    axe: Any, lang: str) -> None:
     """The 圈芒 starter leaves when the deal has come back round to them for the 扫尾: the
     page says the orbit is over and why; they come back and deal it.  Screenshots
@@ -304,11 +300,10 @@ def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, chromium_br
     for _ in range(3):  # 甲 起头, 乙, 丙: the deal comes back to 甲
         night.add_event("hand", {"kind": "show", "nets": {"乙": 1, "丙": -1},
                                  "pot_to": "乙", "quan": True})
-    context = chromium_browser.new_context(viewport={"width": 360, "height": 740},
-                                           locale="zh-CN")
-    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = phone_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.context.add_cookies([{"name": "django_language", "value": lang,
+                               "url": live_server.url}])
     page.goto(f"{live_server.url}/night/{night.token}/")
     page.select_option("#leave-player", "甲")
     page.locator("form:has(input[name=do][value=leave]) button[type=submit]").click()
@@ -327,4 +322,3 @@ def test_the_orbit_waits_for_its_starter_at_360_px(live_server: Any, chromium_br
         "甲 发牌" if lang == "zh" else "甲 deals")
     page.locator(".next-hand").screenshot(
         path=str(ARTIFACTS / f"night-360-{lang}-orbit-starter-back.png"), caret="initial")
-    context.close()
