@@ -60,6 +60,14 @@ def at_showdown(url: str, hands: dict[int, list[str]] | None = None) -> None:
     table.save()
 
 
+def wait_for_result(page: Any, selector: str = ".result") -> None:
+    """Wait in the browser for the hand's result, then for the board to stop moving: a bot
+    left broke re-buys 0.7 s after the result is shown (the board's ``.bot-step`` form) and
+    htmx swaps the whole board, detaching whatever a test had found in the old one."""
+    page.wait_for_selector(selector, timeout=15000)
+    page.wait_for_selector(".bot-step", state="detached")
+
+
 def bots_fold_to_qiao(url: str, hands: int) -> None:
     """Play ``hands`` hands at the table: the learner 敲s, the bots fold (from the second
     hand on, the 挡家's 揍芒 is charged)."""

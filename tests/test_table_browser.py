@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.game import Act, Action
-from tests.tables import at_showdown, game_of, open_table, save_game
+from tests.tables import at_showdown, game_of, open_table, save_game, wait_for_result
 from tests.test_phone_browser import MEASURE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,7 +57,7 @@ def play_hand(page: Any, screenshot: Callable[..., Any], squeeze_keys: bool = Tr
             picks.nth(0).click()
             picks.nth(1).click()
             page.click(".split button:has-text('扯')")
-            page.wait_for_selector(".result")
+            wait_for_result(page)
             assert squeezed
             return
         raise_button = page.locator("button[data-act=raise]")
@@ -192,7 +192,7 @@ def test_phone_result_splits_fit_in_english(phone_page: Any, live_server: Any,
     picks.nth(0).click()
     picks.nth(1).click()
     page.locator(".split form button[type=submit]").first.click()
-    page.wait_for_selector(".result__splits")
+    wait_for_result(page, ".result__splits")
     page.locator(".result").scroll_into_view_if_needed()
     screenshot(page, "table-phone-360-en-result")
     cut = page.evaluate("""() => {

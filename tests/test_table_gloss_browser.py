@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.english import glossed_once
-from tests.tables import at_showdown, game_of, open_table, shown_groups
+from tests.tables import at_showdown, game_of, open_table, shown_groups, wait_for_result
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +29,6 @@ def test_english_result_glosses_group_names(browser_page: Any, live_server: Any,
     for label in mine[:2]:
         page.check(f".split__pick input[value='{label}']")
     page.click(".split button[type=submit]")
-    page.wait_for_selector(".result .result__splits", timeout=15000)
+    wait_for_result(page, ".result .result__splits")
     glossed_once(page.content(), shown_groups(url))
     screenshot(page, "table-result-en-glossed")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.game import Act, Action, Game
-from tests.tables import open_table, save_game, table_of
+from tests.tables import open_table, save_game, table_of, wait_for_result
 from tests.test_table_i18n import everyone_calls
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -173,7 +173,7 @@ def split_by_keyboard(page: Any, first: int, second: int) -> None:
         page.keyboard.press("Space")
     tab_to(page, ".split button[type=submit]")
     page.keyboard.press("Enter")
-    page.wait_for_selector(".result")
+    wait_for_result(page)
 
 
 def _wait_for_turn(page: Any) -> str:
