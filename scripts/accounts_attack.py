@@ -196,19 +196,8 @@ def _server() -> Iterator[str]:
             os.environ["CLIENT_IP_HEADER"] = saved
 
 
-#: The login limits count per window of this many seconds from the epoch (RATE_LIMITS
-#: ``login`` and ``login-account``, tutorial/ratelimit.py ``hit``), and the attack takes
-#: under a minute: it starts with at least ``ROOM`` seconds left in a window, so that its
-#: guesses are not split across two windows (a fixed window lets up to twice the limit
-#: through around its edge; README "Accounts", Safety).
-PERIOD, ROOM = 600, 150
-
-
 def attack(base: str, tries: int = 5) -> int:
     """Run every attack against ``base``; the number of things an attacker got."""
-    left = PERIOD - time.time() % PERIOD
-    if left < ROOM:
-        time.sleep(left + 1)
     report = Report()
     victim = agent(base, "10.0.0.1")
     status, text, headers = victim.request("POST", "/table/", {

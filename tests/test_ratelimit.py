@@ -27,8 +27,8 @@ NIGHT = {"player1": "甲", "player2": "乙", "stakes": "1、3", "bobo": "2000", 
 
 @pytest.fixture
 def low(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Low limits, and the limiter's clock held in the middle of a window: the counts are
-    per fixed window, and a test must not straddle two (it did now and then)."""
+    """Low limits, and the limiter's clock held still: a test's requests all count at one
+    moment (the count slides with the clock)."""
     settings.RATE_LIMITS = {"new": (2, 600), "write": (3, 60), "session": (1000, 3600)}
     monkeypatch.setattr("tutorial.ratelimit.time.time", lambda: 1_000_030.0)
     return settings
@@ -120,6 +120,27 @@ def test_the_window_passes_and_old_counters_go(client: Client, low: Any,
                   ) == ["new", "session"]
 
 
+@pytest.mark.django_db
+def test_the_count_slides_across_a_window_edge(client: Client, low: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three answers (the limit a minute) just before a window's edge, then more just after
+    it: with fixed windows the second window started from nothing (twice the limit in a few
+    seconds); the count now slides, so they are refused until enough of the three are a
+    minute old, and Retry-After says when."""
+    clock = [999_960.0 + 50]  # 50 s into a window of 60
+    monkeypatch.setattr("tutorial.ratelimit.time.time", lambda: clock[0])
+    assert [answer(client, seed).status_code for seed in range(3)] == [200, 200, 200]
+    clock[0] = 1_000_020.0 + 5  # 5 s into the next window: 3 × 55/60 + 1 > 3
+    refused = answer(client, 3)
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    assert wait == 35  # the refused try counts: 3 × (1 − f) + 1 + 1 ≤ 3 at f = 2/3
+    clock[0] += wait - 1
+    assert answer(client, 4).status_code == 429
+    clock[0] += 1 + 120  # two windows on, nothing of before weighs in
+    assert [answer(client, seed).status_code for seed in range(5, 9)] == [200, 200, 200, 429]
+
+
 @pytest.fixture(scope="module")
 def limited_server() -> Iterator[str]:
     # On PostgreSQL every production server of the run shares one database, and the other
@@ -143,7 +164,8 @@ def refused_in_place(response: Any, boosted: bool = False) -> str:
     message alone (no page), put first in the element htmx was to swap (a boosted form's:
     the page's main part, with no history entry); its text."""
     html = response.content.decode()
-    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 3600
+    # the wait: at most two periods (the count slides; the longest period here is 3600 s)
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 7200
     assert html.startswith('<p class="limit-refusal" role="alert">') and "<html" not in html
     assert f"请 {response['Retry-After']} 秒后再试" in html
     assert response["HX-Reswap"] == "afterbegin"

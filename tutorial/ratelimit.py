@@ -7,7 +7,8 @@ window's row with one ``UPDATE … SET count = count + 1``, which is atomic on S
 PostgreSQL (django-ratelimit refuses Django's DatabaseCache because its ``incr`` is a read
 then a write, and parallel requests would slip through).
 
-``settings.RATE_LIMITS`` maps a scope to (requests, seconds); a client over the limit gets
+``settings.RATE_LIMITS`` maps a scope to (requests, seconds), counted over the last period
+as it slides (:func:`hit`); a client over the limit gets
 the 429 page (``templates/429.html``) with ``Retry-After``, or under htmx a short message
 in place (:func:`too_many`).  The client is the address
 the request came from (``REMOTE_ADDR``, or the last address of ``CLIENT_IP_HEADER`` when
@@ -25,6 +26,7 @@ progress needs the cookie.
 from __future__ import annotations
 
 import ipaddress
+import math
 import re
 import time
 from collections.abc import Callable
@@ -77,7 +79,12 @@ def client_address(request: HttpRequest) -> str:
 
 
 def hit(scope: str, client: str, now: float) -> int | None:
-    """Count one request; the seconds to wait when it is over the limit, else None."""
+    """Count one request; the seconds to wait when it is over the limit, else None.
+
+    The count slides: the requests of the window now running, plus those of the one
+    before weighted by the part of it still within one period of ``now`` (so tries
+    spread across a window's edge count together, where fixed windows let up to twice
+    the limit through)."""
     limit, period = settings.RATE_LIMITS[scope]
     window = int(now // period)
     key = f"{scope}:{client}"
@@ -88,13 +95,22 @@ def hit(scope: str, client: str, now: float) -> int | None:
             try:
                 with transaction.atomic():
                     RateCount.objects.create(key=key, window=window,
-                                             expires=(window + 1) * period)
+                                             expires=(window + 2) * period)
             except IntegrityError:  # another server created it first
                 rows.update(count=F("count") + 1)
         count = rows.values_list("count", flat=True).get()
-    if count <= limit:
+        before = RateCount.objects.filter(key=key, window=window - 1).values_list(
+            "count", flat=True).first() or 0
+    left = (window + 1) * period - now  # seconds of the window before still in the period
+    if before * left <= (limit - count) * period:
         return None
-    return max(1, int((window + 1) * period - now))
+    # the next request fits when the sliding count, it included, is at most the limit
+    room = limit - 1 - count
+    if room >= 0:  # once enough of the window before has slid out of the period
+        wait = left - room * period / before
+    else:  # in the next window, once enough of this one has slid out (a limit of 0: never)
+        wait = left + period - max(0, limit - 1) * period / count
+    return max(1, math.ceil(wait))
 
 
 def too_many(request: HttpRequest, wait: int, cookies: bool = False) -> HttpResponse:
