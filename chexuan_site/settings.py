@@ -254,6 +254,6 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"refusals": {"()": "tutorial.logs.OneLineRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "refusals"}},
+    "handlers": {"console": {"class": "tutorial.logs.Console", "formatter": "refusals"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -85,3 +85,20 @@ def test_too_many_fields_is_a_400_logged_in_one_line(client: Client, caplog: Any
     other = logging.LogRecord("tutorial", logging.ERROR, __file__, 1, "crash", None,
                               refusals[0].exc_info)
     assert "Traceback" in console.formatter.format(other)  # a real crash keeps it
+
+
+def test_the_console_writes_to_the_stderr_of_the_moment(monkeypatch: Any) -> None:
+    """A log line goes to ``sys.stderr`` as it is when the line is written: pytest swaps
+    it for each test and closes the old one, and the task worker's thread beside a live
+    server logged to the closed one ("I/O operation on closed file" in CI's output)."""
+    import io
+    import logging
+    import sys
+
+    console = next(h for h in logging.getLogger().handlers if h.name == "console")
+    first, now = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    first.close()
+    monkeypatch.setattr(sys, "stderr", now)
+    console.emit(logging.LogRecord("tutorial", logging.INFO, __file__, 1, "hello", None, None))
+    assert now.getvalue() == "hello\n"
