@@ -14,8 +14,8 @@ from tutorial import course
 
 SLUGS = [les.slug for les in course.lessons()]
 ZH = "网址里的课“nope”不对：只能是 " + "、".join(SLUGS) + " 中的一个。"
-EN = ("The address is wrong: the lesson can only be one of " + ", ".join(SLUGS)
-      + ", not “nope”.")
+EN = ("The address is wrong: the lesson can only be " + ", ".join(SLUGS[:-1])
+      + f" or {SLUGS[-1]}, not “nope”.")
 
 
 @pytest.fixture(autouse=True)

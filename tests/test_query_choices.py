@@ -12,7 +12,7 @@ from django.test import Client
 pytestmark = pytest.mark.django_db
 
 RULES_ZH = "网址里的规则“nonsense”不对：只能是 xuanjing、app 中的一个。"
-RULES_EN = "The address is wrong: the rules can only be one of xuanjing, app, not “nonsense”."
+RULES_EN = "The address is wrong: the rules can only be xuanjing or app, not “nonsense”."
 
 
 def get(client: Client, url: str, language: str, **params: str) -> tuple[int, str]:
@@ -36,8 +36,8 @@ def test_unknown_rules_are_said_with_a_400(client: Client, url: str, language: s
 @pytest.mark.parametrize(("language", "says"), [
     ("zh-hans", "网址里的类别“king”不对：只能是 dingerhuang、pair、tianjiuwang、diwang、gang、"
                 "points、zhou 中的一个。"),
-    ("en", "The address is wrong: the category can only be one of dingerhuang, pair, "
-           "tianjiuwang, diwang, gang, points, zhou, not “king”."),
+    ("en", "The address is wrong: the category can only be dingerhuang, pair, "
+           "tianjiuwang, diwang, gang, points or zhou, not “king”."),
 ])
 def test_unknown_category_is_said_with_a_400(client: Client, language: str, says: str) -> None:
     status, html = get(client, "/pairs/", language, cat="king")

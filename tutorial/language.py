@@ -16,12 +16,12 @@ def english() -> bool:
     return (get_language() or "").startswith("en")
 
 
-def listing(names: Sequence[str]) -> str:
+def listing(names: Sequence[str], either: bool = False) -> str:
     """Names in a list as the page's language writes one: 甲、乙、丙 in Chinese, "Ann,
-    Bob and Cat" in English."""
+    Bob and Cat" in English ("Ann, Bob or Cat" with ``either``: one of them)."""
     if not english() or len(names) < 2:
         return "、".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{', '.join(names[:-1])} {'or' if either else 'and'} {names[-1]}"
 
 
 def listing_html(parts: Sequence[SafeString]) -> SafeString:

@@ -14,7 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext
 
 from engine.numbers import MAX_DIGITS, NumberError, parse_int
-from tutorial.language import english
+from tutorial.language import listing
 from tutorial.visitor_text import clean
 
 
@@ -66,10 +66,10 @@ def query_choice(query: QueryDict, key: str, what: str, choices: Sequence[str],
 
 
 def bad_choice(what: str, raw: str, choices: Sequence[str]) -> str:
-    """"网址里的规则“abc”不对：只能是 xuanjing、app 中的一个。" (or "只能是 1" when there is
-    one choice)."""
+    """"网址里的规则“abc”不对：只能是 xuanjing、app 中的一个。" (in English "… can only be
+    xuanjing or app, not “abc”."; "只能是 1" when there is one choice)."""
     if len(choices) == 1:
         return gettext("网址里的%(what)s不对：只能是 %(lo)s。") % {"what": what, "lo": choices[0]}
     return gettext("网址里的%(what)s“%(value)s”不对：只能是 %(choices)s 中的一个。") % {
         "what": what, "value": clean(raw)[:20],  # as visitors' text is shown back
-        "choices": (", " if english() else "、").join(choices)}
+        "choices": listing(choices, either=True)}
