@@ -315,3 +315,18 @@ def test_a_fold_out_from_the_calculator_without_the_cards_is_recorded(
     post(client, night, do="calc", q=lone, end="show")
     [last] = last_hands(night)
     assert last.kind == "show" and last.nets == {"甲": 3, "乙": -1, "丙": -1, "丁": -1}
+
+
+@pytest.mark.parametrize(("do", "field"), [("rebuy", "rebuy-player"), ("leave", "leave-player"),
+                                           ("back", "back-player")])
+def test_a_wrong_player_is_said_beside_the_list(client: Client, do: str, field: str) -> None:
+    """A player who cannot re-buy, leave or come back: a 400, the message under the list,
+    and the list marked invalid and described by it (for screen readers), as every other
+    field of the night's forms."""
+    night = create(client)
+    post(client, night, do="leave", player="乙")  # someone away: the come-back form shows
+    html = post(client, night, 400, do=do, player="戊").content.decode()
+    select = re.search(rf'<select id="{field}"[^>]*>', html)
+    assert select and 'aria-invalid="true"' in select[0], html[:500]
+    assert f'aria-describedby="{field}-error"' in select[0]
+    assert re.search(rf'<p class="field-error" id="{field}-error">[^<]+</p>', html)
