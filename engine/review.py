@@ -70,13 +70,19 @@ standard error, computed from the learner's information only:
    (negative when the choice did better): unbiased, never the distance to a maximum
    picked on the same noisy worlds.  Folding is exact: minus what the learner has
    committed (no play-out).
-6. **Grade.**  The loss's 95 % interval (± :data:`Z` standard errors), in units of the
-   opening 发招 (``rules.stakes.opening``), is compared with the bands below 0.5 好,
-   below 2 不精确, below 6 失误, from 6 大错.  While it crosses a boundary the
+6. **Grade.**  The loss's 95 % interval (± :data:`Z_LOOKS` standard errors), in units
+   of the opening 发招 (``rules.stakes.opening``), is compared with the bands below 0.5
+   好, below 2 不精确, below 6 失误, from 6 大错.  While it crosses a boundary the
    evaluation of the rival and the choice doubles its worlds, up to :data:`MAX_WORLDS`,
    as long as the standard error shrinking as one over the root of the worlds could
    still clear the boundary; if it still crosses one, the grade is 难分 (too close to
-   call) and the figures say why.
+   call) and the figures say why.  The interval is looked at up to three times (at
+   ``WORLDS``, twice and four times as many), and each look is a chance to clear a
+   boundary by luck: at ± 1.96 standard errors a loss that sits on a boundary would
+   clear it on one given side 5.6 % of the time instead of 2.5 %.  ± :data:`Z_LOOKS`
+   keeps that at 2.5 % over the three looks together, so that a definite grade is
+   95 % sure for the whole procedure (``tests/test_review_looks.py`` checks the
+   constant by simulating the looks).
 7. **瞧 against 甩.**  Facing a bet, the evaluation worlds of 瞧 also give the share of
    worlds in which 瞧 ends the hand better than folding now, the mean gain there and
    the mean loss elsewhere, and the share it needs to break even (loss / (gain + loss)):
@@ -140,6 +146,7 @@ __all__ = [
     "GRADES",
     "MAX_WORLDS",
     "WORLDS",
+    "Z_LOOKS",
     "CallFigures",
     "Decision",
     "Priced",
@@ -162,6 +169,7 @@ __all__ = [
 WORLDS = 100  # selection worlds, and as many other evaluation worlds; scripts/bench_review.py
 MAX_WORLDS = 4 * WORLDS  # the evaluation grows (doubling) up to this many worlds
 Z = 1.96  # a 95 % interval: the estimate ± Z standard errors
+Z_LOOKS = 2.32  # the loss's 95 % interval over the grade's three looks (module doc step 6)
 RESELECT = 1  # times a better option found on the evaluation worlds is priced afresh
 CONTINUATIONS = ("strong", "qiao", "call")  # the learner's later decisions (module doc)
 GRADES = ((0.5, "好"), (2.0, "不精确"), (6.0, "失误"), (math.inf, "大错"))
@@ -215,8 +223,8 @@ class Decision:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The loss's 95 % interval."""
-        return self.loss - Z * self.loss_stderr, self.loss + Z * self.loss_stderr
+        """The loss's 95 % interval (over the grade's looks: :data:`Z_LOOKS`)."""
+        return self.loss - Z_LOOKS * self.loss_stderr, self.loss + Z_LOOKS * self.loss_stderr
 
 
 def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
@@ -789,12 +797,12 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
 
 
 def band(loss: float, loss_stderr: float, opening: int) -> str | None:
-    """The grade whose band holds the loss's whole 95 % interval (``loss`` ± ``Z``
+    """The grade whose band holds the loss's whole 95 % interval (``loss`` ± ``Z_LOOKS``
     standard errors; bands in units of the opening 发招: below 0.5 好, below 2 不精确,
     below 6 失误, from 6 大错), or None when the interval crosses a boundary.  The
     interval's ends are rounded to 1e-9 openings first: a loss of exactly 6 openings
     summed over weighted worlds may come out 5.999999999…, and must still be 大错."""
-    low, high = (round((loss + sign * Z * loss_stderr) / max(1, opening), 9)
+    low, high = (round((loss + sign * Z_LOOKS * loss_stderr) / max(1, opening), 9)
                  for sign in (-1, 1))
     floor = -math.inf
     for limit, word in GRADES:
@@ -939,7 +947,7 @@ def _hopeful(loss: float, loss_stderr: float, drawn: int, opening: int, alike: b
         return False
     edge = min(abs(loss - limit * opening) for limit, _ in GRADES[:-1])
     shrink = drawn / MAX_WORLDS
-    return edge > Z * loss_stderr * (shrink if alike else math.sqrt(shrink))
+    return edge > Z_LOOKS * loss_stderr * (shrink if alike else math.sqrt(shrink))
 
 
 def _better(sample: _Sample, keys: Sequence[tuple[int, str]], rival: int, pick: int) -> int:

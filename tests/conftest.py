@@ -90,6 +90,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a test that activates English
+    (``translation.activate``) without deactivating it left the rest of its worker's
+    tests in English, and a test that reads a Chinese sentence failed after it."""
+    from django.utils import translation
+
+    translation.activate("zh-hans")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_page_cache() -> None:
     """Each test starts with an empty cache (whole pages are cached per process)."""
     from django.core.cache import cache

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from engine.review import CLOSE, Z
+from engine.review import CLOSE, Z_LOOKS, Z
 from tests.coach_hands import coached, fixed_hands
 from tests.english import CJK, game_terms
 from tests.tables import table_of
@@ -90,7 +90,8 @@ def test_the_best_split_is_graded_against_the_next_best() -> None:
         evs = [o["ev"] for i, o in enumerate(s["options"]) if i != s["chosen"]]
         assert s["loss"] == pytest.approx(max(evs) - s["options"][s["chosen"]]["ev"])
         if s["best"] == s["chosen"]:
-            assert (s["loss"] <= 0 and s["grade"] == "好") or s["loss"] > -Z * s["loss_stderr"]
+            assert (s["loss"] <= 0 and s["grade"] == "好") or (
+                s["loss"] > -Z_LOOKS * s["loss_stderr"])
 
 
 def _number(pattern: str, text: str) -> float:
@@ -110,7 +111,7 @@ def test_every_sentence_agrees_with_its_figures() -> None:
     assert any(d["exact"] for d in decisions) and not all(d["exact"] for d in decisions)
     for d in decisions:
         zh, opening = d["why"], d["opening"]
-        low, high = d["loss"] - Z * d["loss_stderr"], d["loss"] + Z * d["loss_stderr"]
+        low, high = d["loss"] - Z_LOOKS * d["loss_stderr"], d["loss"] + Z_LOOKS * d["loss_stderr"]
         about = "" if d["exact"] else "约 "
         if d["exact"]:  # no interval, no error: every world was counted
             assert d["loss_stderr"] == 0 and d["grade"] != CLOSE

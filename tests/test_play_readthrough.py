@@ -92,7 +92,7 @@ def test_picking_the_better_option_again_is_compared_with_the_choice_at_the_tabl
         picked = _picked(d, 1, 3)  # 休 is offered: nobody had bet, so the bet is a 发招
         assert picked["why"].startswith(
             "你的“发招 10”比你在牌桌上选的“休”平均多 6.0 个筹码，"
-            "95% 的把握在 5.0 到 7.0 之间，算好。")
+            "95% 的把握在 4.8 到 7.2 之间，算好。")  # ± 2.32 × 0.5 (Z_LOOKS)
         assert "另一批牌局上挑出的别的选择里最好的" not in picked["why"]
         assert picked["grade"] == "好"
         other = _picked(d, 2, 3)  # any other option: against the best, as before
@@ -103,7 +103,7 @@ def test_picking_the_better_option_again_is_compared_with_the_choice_at_the_tabl
                                        for o in d["options"]]})
         en = _picked(d_en, 1, 3)["why"]
     assert en.startswith("Your “Lead (发招) 10” wins 6.0 chips more than “Check (休)”, your "
-                         "choice at the table, on average (95 % sure: between 5.0 and 7.0): "
+                         "choice at the table, on average (95 % sure: between 4.8 and 7.2): "
                          "good.")
 
 

@@ -18,6 +18,7 @@ from engine.players import bot_action
 from engine.review import (
     CLOSE,
     GRADES,
+    Z_LOOKS,
     Decision,
     Z,
     alternatives,
@@ -87,8 +88,8 @@ def test_every_grade_clears_its_band_or_is_too_close() -> None:
     opening = Game.new([("a", None), ("b", None)]).rules.stakes.opening
     for _data, ds in reviewed():
         for d in ds:
-            assert d.interval == pytest.approx((d.loss - Z * d.loss_stderr,
-                                                d.loss + Z * d.loss_stderr))
+            assert d.interval == pytest.approx((d.loss - Z_LOOKS * d.loss_stderr,
+                                                d.loss + Z_LOOKS * d.loss_stderr))
             if d.grade != CLOSE:
                 assert band(d.loss, d.loss_stderr, opening) == d.grade
             assert d.best == (d.rival if d.loss > 0 else d.chosen) and d.rival != d.chosen
