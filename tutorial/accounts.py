@@ -77,16 +77,19 @@ def user_key(user_id: object) -> str:
     return f"{USER_PREFIX}{user_id}"
 
 
-def _user(request: HttpRequest) -> Any:
-    return getattr(request, "user", None)
+def _account(request: HttpRequest) -> Any:
+    """The learner logged in on this request, or None (an anonymous visitor, or a request
+    without a user).  Asking also loads the session: a forged key becomes None here."""
+    user = getattr(request, "user", None)
+    return user if user is not None and user.is_authenticated else None
 
 
 def reader_key(request: HttpRequest) -> str:
     """The owner key to read with; "" for a visitor with nothing (a read never creates a
     session)."""
-    user = _user(request)
-    if user is not None and user.is_authenticated:  # also loads the session: a forged
-        return user_key(user.pk)                     # key becomes None here
+    user = _account(request)
+    if user is not None:
+        return user_key(user.pk)
     return request.session.session_key or ""
 
 
@@ -123,16 +126,16 @@ def owned(key: str) -> Iterator[None]:
 
 def night_tokens(request: HttpRequest) -> list[str]:
     """The edit tokens of the nights this visitor organises, newest first."""
-    user = _user(request)
-    if user is not None and user.is_authenticated:
+    user = _account(request)
+    if user is not None:
         return list(Night.objects.filter(organisers__user=user).order_by("-created")
                     .values_list("token", flat=True))
     return list(request.session.get(NIGHTS_KEY, []))
 
 
 def remember_night(request: HttpRequest, night: Night) -> None:
-    user = _user(request)
-    if user is not None and user.is_authenticated:
+    user = _account(request)
+    if user is not None:
         AccountNight.objects.get_or_create(user=user, night=night)
     else:
         request.session[NIGHTS_KEY] = [night.token, *request.session.get(NIGHTS_KEY, [])][:20]
@@ -144,8 +147,8 @@ def remember_night(request: HttpRequest, night: Night) -> None:
 def coach_off(request: HttpRequest) -> bool:
     """The learner turned the coach off: the account's choice when logged in (the same on
     every device), else this device's (the session's)."""
-    user = _user(request)
-    if user is not None and user.is_authenticated:
+    user = _account(request)
+    if user is not None:
         return bool(AccountPreference.objects.filter(user=user)
                     .values_list("coach_off", flat=True).first())
     return bool(request.session.get(COACH_OFF, False))
@@ -153,9 +156,9 @@ def coach_off(request: HttpRequest) -> bool:
 
 def switch_coach(request: HttpRequest, off: bool) -> None:
     """Turn the coach off (or on) for the account, or for this device without one."""
-    user = _user(request)
+    user = _account(request)
     now = timezone.now()
-    if user is not None and user.is_authenticated:
+    if user is not None:
         with owned(user_key(user.pk)):  # not for an account deleted meanwhile
             AccountPreference.objects.update_or_create(
                 user=user, defaults={"coach_off": off, "coach_switched": now})

@@ -40,7 +40,7 @@ from django.utils.translation import pgettext
 from engine.groups import Group
 from engine.hands import Outcome
 from engine.rules import Rules
-from engine.settle import Seat, Settlement, Transfer
+from engine.settle import Seat, Settlement, Transfer, lone_player
 from tutorial.glossary import group_html
 from tutorial.language import english, listing_html
 
@@ -173,7 +173,7 @@ def pi_line(settlement: Settlement, seats: Sequence[Seat]) -> SafeString | None:
         return None
     total = sum(s.stake for s in folded)
     best = settlement.pi_takers
-    if len(folded) == len(seats) - 1:  # everyone else folded: nobody's 尾 was compared
+    if lone_player(seats) is not None:  # everyone else folded: nobody's 尾 was compared
         return _fmt(_("别的人都甩了，只剩 {who}，皮归 {who}（甩牌的人一共留下 {total}）；"
                       "每家的皮最多拿自己下的数。"), who=_name(settlement.pi_to), total=total)
     if len(best) > 1:
