@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 MAX_DIGITS = 18  # beyond any amount, seed or position the site handles
+MAX_AMOUNT = 10_000_000  # the most chips a stake, a 钵钵 or a raise typed into the site may be
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 

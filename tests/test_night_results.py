@@ -64,12 +64,12 @@ def test_an_empty_night_draws_no_axis(client: Client) -> None:
 def test_amounts_out_of_range_say_what_the_limits_are(client: Client) -> None:
     night = create(client)
     page = client.get(url(night)).content.decode()
-    assert "补多少（50 到 10000000）" in page  # the re-buy input shows its limits
+    assert "补多少（50 到 10,000,000）" in page  # the re-buy input shows its limits
     for amount in ("100000000", "49", "x"):
         response = post(client, night, 400, do="rebuy", player="甲", amount=amount)
-        assert "补钵钵写 50 到 10000000 之间的整数" in response.content.decode()
+        assert "补钵钵写 50 到 10,000,000 之间的整数" in response.content.decode()
     huge = hand(client, night, expect=400, pot_to="甲", 甲="99999999999", 乙="-5")
-    assert "太大了：最多写 10000000" in huge.content.decode()
+    assert "太大了：最多写 10,000,000" in huge.content.decode()
     lost = hand(client, night, expect=400, pot_to="甲", 甲="5", 乙="-99999999999")
     assert "乙 只有 2000，最多输 2000" in lost.content.decode()
     assert night.last_seq == 0

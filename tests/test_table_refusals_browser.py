@@ -68,12 +68,14 @@ def test_rebuy_over_the_limit(page: Any, live_server: Any,
     url = open_table(page, live_server, "simple")
     page.goto(url)
     rebuy = page.locator("#rebuy-amount")
-    assert rebuy.get_attribute("min") == "50" and rebuy.get_attribute("max")
+    assert rebuy.get_attribute("min") == "50" and rebuy.get_attribute("max") == "1000000"
+    assert page.inner_text("#rebuy-limits") == "最少 50，最多 1,000,000"
     page.evaluate("document.getElementById('rebuy-amount').removeAttribute('max')")
     rebuy.fill("100000000")
     page.click("button:has-text('添')")
     refused(page, url, "补钵钵")
     swapped(page, url)
+    assert "最多 1,000,000" in page.inner_text(".table-error")
     assert "amount" not in page.inner_text(".table-error")
     assert game_of(url).seats[0].bobo == 100
     screenshot(page, "table-refused-rebuy")

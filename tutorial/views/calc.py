@@ -38,7 +38,7 @@ from django.views.decorators.http import require_safe
 
 from engine.cards import KINDS, CardError, Kind, parse_kind
 from engine.hands import Split, naive_split, sanhua, splits
-from engine.numbers import NumberError, parse_int
+from engine.numbers import MAX_AMOUNT, NumberError, parse_int
 from engine.quiz import shown_percents
 from engine.rules import PRESETS, Rules, get_rules
 from engine.settle import Seat, SettleError, Settlement, lone_player, settle
@@ -53,7 +53,6 @@ from tutorial.visitor_text import clean, key
 MAX_SEATS = 8
 MIN_ROWS = 3
 NAME_MAX = 20
-STAKE_MAX = 10_000_000
 CHOICES = ("0", "1", "2", "s")
 FOLD_WORDS = frozenset({"fold", "folded", "x", "甩"})
 
@@ -280,7 +279,7 @@ def _validate_stake(seat: SeatInput) -> None:
         seat.errors["stake"] = _("写上这一手下了多少。")
     else:
         try:
-            seat.stake = parse_int(text, 0, STAKE_MAX)
+            seat.stake = parse_int(text, 0, MAX_AMOUNT)
         except NumberError as e:
             if not e.out_of_range:
                 seat.errors["stake"] = _("下的数要写整数。")

@@ -30,7 +30,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST, require_safe
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
-from engine.numbers import NumberError, parse_int
+from engine.numbers import MAX_AMOUNT, NumberError, parse_int
 from engine.review import CLOSE, Z_LOOKS, Z, band, grade
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import coach_off, reader_key, switch_coach
@@ -44,7 +44,6 @@ from tutorial.ratelimit import rate_limited
 from tutorial.table_log import hand_log
 from tutorial.views.table import (
     ACT_WORDS,
-    MAX_AMOUNT,
     _load,
     display_name,
     error_message,

@@ -40,7 +40,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from engine.mango import Mango
-from engine.numbers import NumberError, parse_int
+from engine.numbers import MAX_AMOUNT, NumberError, parse_int
 from engine.rules import STAKES
 from engine.settle import Seat, SettleError, lone_player, settle
 from tutorial.accounts import night_tokens, remember_night
@@ -64,7 +64,6 @@ from tutorial.visitor_text import clean, key
 
 MAX_PLAYERS = 8
 NAME_MAX = 20
-BOBO_MAX = 10_000_000
 HANDS_PER_PAGE = 50  # hands listed per page (newest first; ?page=2 … the older ones)
 CHART_POINTS = 50  # points per line of the chart, however long the night
 
@@ -131,9 +130,9 @@ def _create(data: QueryDict) -> tuple[Night | None, dict[str, str], dict[str, An
     if stakes is None:
         errors["stakes"] = _("选一种打法。")
     bobo_text = data.get("bobo", "").strip()
-    bobo = _int(bobo_text, 0, BOBO_MAX)
+    bobo = _int(bobo_text, 0, MAX_AMOUNT)
     if bobo is None:
-        errors["bobo"] = _("钵钵要写整数，最多 %(max)d。") % {"max": BOBO_MAX}
+        errors["bobo"] = _("钵钵要写整数，最多 %(max)s。") % {"max": f"{MAX_AMOUNT:,}"}
     elif stakes is not None and bobo < stakes.first_bobo:
         errors["bobo"] = _("打 %(stakes)s，头一次的钵钵至少 %(min)d。") % {
             "stakes": stakes.name, "min": stakes.first_bobo}
@@ -234,14 +233,14 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
     for p in state.active:
         text = data.get(f"net{p.seat}", "").strip() or "0"
         try:
-            value = parse_int(text, -left[p.name], BOBO_MAX)
+            value = parse_int(text, -left[p.name], MAX_AMOUNT)
         except NumberError as e:
             if not text.startswith("-") or not e.out_of_range:
                 errors[f"net{p.seat}"] = (
                     _("写整数（输了写负数），没输没赢写 0。") if not e.out_of_range
-                    else _("太大了：最多写 %(max)d。") % {"max": BOBO_MAX})
+                    else _("太大了：最多写 %(max)s。") % {"max": f"{MAX_AMOUNT:,}"})
                 continue
-            value = -BOBO_MAX  # more than this player has: said below
+            value = -MAX_AMOUNT  # more than this player has: said below
         if value < -left[p.name]:
             errors[f"net{p.seat}"] = _("%(name)s 只有 %(left)d，最多输 %(left)d。") % {
                 "name": p.name, "left": left[p.name]}
@@ -356,10 +355,10 @@ def _rebuy(night: Night, state: NightState, data: QueryDict) -> dict[str, Any]:
     if player is None:
         raise Problem({"rebuy_player": _("选一个人。")})
     minimum = night.rules.stakes.later_bobo
-    amount = _int(data.get("amount", ""), minimum, BOBO_MAX)
+    amount = _int(data.get("amount", ""), minimum, MAX_AMOUNT)
     if amount is None:
-        raise Problem({"amount": _("补钵钵写 %(min)d 到 %(max)d 之间的整数。") % {
-            "min": minimum, "max": BOBO_MAX}})
+        raise Problem({"amount": _("补钵钵写 %(min)s 到 %(max)s 之间的整数。") % {
+            "min": f"{minimum:,}", "max": f"{MAX_AMOUNT:,}"}})
     return {"player": player.name, "amount": amount}
 
 
@@ -551,7 +550,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "pot_chosen": post.getlist("pot_to"),
         "quan_kind": Mango.QUAN,
         "end_local": timezone.localtime(night.end_at, night.zone),
-        "bobo_max": BOBO_MAX,
+        "bobo_max": f"{MAX_AMOUNT:,}",
     }
 
 

@@ -40,7 +40,7 @@ from engine.game import (
     hand_from_dict,
 )
 from engine.groups import Group
-from engine.numbers import NumberError, parse_int
+from engine.numbers import MAX_AMOUNT, NumberError, parse_int
 from engine.quiz import shown_percents
 from engine.rules import STAKES, Rules, RulesError, get_stakes
 from tutorial import jobs, ratelimit, table_store
@@ -56,7 +56,6 @@ from tutorial.table_log import hand_log, split_view
 
 HUMAN = 0
 BOT_NAMES = ("电脑甲", "电脑乙", "电脑丙", "电脑丁", "电脑戊", "电脑己", "电脑庚")
-MAX_AMOUNT = 10_000_000
 
 
 class Rejected(Exception):
@@ -92,7 +91,7 @@ def _int(value: str | None, name: str, low: int = -MAX_AMOUNT, high: int = MAX_A
     try:
         return parse_int(value, low, high)
     except NumberError as e:
-        words = {"name": name, "min": low, "max": high}
+        words = {"name": name, "min": f"{low:,}", "max": f"{high:,}"}
         if e.too_small:
             raise Rejected(_("%(name)s：太小了，最少 %(min)s") % words) from None
         if e.out_of_range:
@@ -182,6 +181,8 @@ def error_message(error: ActionError, names: dict[str, str] | None = None,
             params[key] = _(ACT_WORDS[value]) if value in ACT_WORDS else str(value)
         elif key in ("name", "who"):
             params[key] = names.get(str(value), str(value))
+        elif isinstance(value, int):
+            params[key] = f"{value:,}"
         else:
             params[key] = value
     return _(ERROR_MESSAGES[error.code]) % params
@@ -403,7 +404,8 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "must_rebuy": game.phase is Phase.BETWEEN and game.seats[HUMAN].bobo <= 0,
         "quan": game.state.quan_start is not None,
         "pending_mango": game.state.pending_mango,
-        "over": game.phase is Phase.OVER, "max_rebuy": MAX_REBUY,
+        "over": game.phase is Phase.OVER,
+        "max_rebuy": MAX_REBUY, "max_rebuy_text": f"{MAX_REBUY:,}",
         "coach_off": coach_off(request) if h is not None and h.result is not None else False,
     }
 
