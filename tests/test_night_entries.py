@@ -330,3 +330,20 @@ def test_a_wrong_player_is_said_beside_the_list(client: Client, do: str, field: 
     assert select and 'aria-invalid="true"' in select[0], html[:500]
     assert f'aria-describedby="{field}-error"' in select[0]
     assert re.search(rf'<p class="field-error" id="{field}-error">[^<]+</p>', html)
+
+
+def test_the_re_buy_list_starts_at_a_broke_player(client: Client) -> None:
+    """The re-buy form, the leave form and the come-back form are one form each with
+    its own list: the re-buy list chooses the first player left with nothing (one option
+    selected: a list of one choice cannot have two), the others no one."""
+    night = create(client, bobo="100")
+    hand(client, night, 甲=300, 乙=-100, 丙=-100, 丁=-100)
+    post(client, night, do="leave", player="丙")
+    html = client.get(url(night)).content.decode()
+    lists = {field: re.search(rf'<select id="{field}"[^>]*>(.*?)</select>', html, re.S)
+             for field in ("rebuy-player", "leave-player", "back-player")}
+    assert all(lists.values()), html[:500]
+    chosen = {f: re.findall(r'<option[^>]*value="([^"]+)" selected', m[1])
+              for f, m in lists.items() if m}
+    assert chosen == {"rebuy-player": ["乙"], "leave-player": [], "back-player": []}
+    assert re.findall(r'value="([^"]+)"', lists["back-player"][1]) == ["丙"]

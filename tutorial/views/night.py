@@ -547,6 +547,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "dinner": dinner,
         "names": names,
         "gone": [p for p in state.players if not p.active],
+        "broke": next((p.name for p in state.active if p.bobo <= 0), None),  # re-buy first
         "pot_chosen": post.getlist("pot_to"),
         "quan_kind": Mango.QUAN,
         "end_local": timezone.localtime(night.end_at, night.zone),
