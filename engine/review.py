@@ -157,6 +157,7 @@ __all__ = [
     "decision_json",
     "decisions",
     "grade",
+    "interval",
     "play_values",
     "price_decision",
     "price_pair",
@@ -223,8 +224,15 @@ class Decision:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The loss's 95 % interval (over the grade's looks: :data:`Z_LOOKS`)."""
-        return self.loss - Z_LOOKS * self.loss_stderr, self.loss + Z_LOOKS * self.loss_stderr
+        """The loss's 95 % interval (:func:`interval`)."""
+        return interval(self.loss, self.loss_stderr)
+
+
+def interval(loss: float, loss_stderr: float) -> tuple[float, float]:
+    """A loss's 95 % interval over the grade's looks: ± :data:`Z_LOOKS` standard errors
+    (module doc step 6) — the grade, the figures beside it and the session report's
+    count of a loss all read this one."""
+    return loss - Z_LOOKS * loss_stderr, loss + Z_LOOKS * loss_stderr
 
 
 def alternatives(game: Game, seat: int, chosen: Action | None = None) -> list[Action]:
@@ -797,13 +805,12 @@ def play_values(game: Game, seat: int, options: Sequence[Action], worlds: int,
 
 
 def band(loss: float, loss_stderr: float, opening: int) -> str | None:
-    """The grade whose band holds the loss's whole 95 % interval (``loss`` ± ``Z_LOOKS``
-    standard errors; bands in units of the opening 发招: below 0.5 好, below 2 不精确,
-    below 6 失误, from 6 大错), or None when the interval crosses a boundary.  The
+    """The grade whose band holds the loss's whole 95 % interval (:func:`interval`; bands
+    in units of the opening 发招: below 0.5 好, below 2 不精确, below 6 失误, from 6 大错),
+    or None when the interval crosses a boundary.  The
     interval's ends are rounded to 1e-9 openings first: a loss of exactly 6 openings
     summed over weighted worlds may come out 5.999999999…, and must still be 大错."""
-    low, high = (round((loss + sign * Z_LOOKS * loss_stderr) / max(1, opening), 9)
-                 for sign in (-1, 1))
+    low, high = (round(end / max(1, opening), 9) for end in interval(loss, loss_stderr))
     floor = -math.inf
     for limit, word in GRADES:
         if floor <= low and high < limit:

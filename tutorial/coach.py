@@ -38,11 +38,11 @@ from engine.game import (
 from engine.groups import Group
 from engine.review import (
     WORLDS,
-    Z_LOOKS,
     ReviewError,
     decision_json,
     decisions,
     grade,
+    interval,
     retry,
     review,
 )
@@ -232,8 +232,8 @@ def store_reprice(table: PracticeTable, number: int, k: int, amount: int) -> Non
 # ---------------------------------------------------------------------- the session report
 def counted(loss: float, loss_stderr: float) -> float:
     """The chips a decision gave up, counted only when its 95 % interval (the grade's:
-    :data:`~engine.review.Z_LOOKS`) lies above 0."""
-    return float(loss) if loss > Z_LOOKS * loss_stderr else 0.0
+    :func:`~engine.review.interval`) lies above 0."""
+    return float(loss) if interval(loss, loss_stderr)[0] > 0 else 0.0
 
 
 def adjusted(data: dict[str, Any]) -> float:

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.numbers import MAX_AMOUNT, NumberError, parse_int
-from engine.review import CLOSE, Z_LOOKS, Z, band, grade
+from engine.review import CLOSE, Z, band, grade, interval
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import coach_off, reader_key, switch_coach
 from tutorial.fragments import is_htmx
@@ -164,7 +164,7 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
     (``d["exact"]``: every world counted) are said without interval or error, and the
     sentence says they are exact."""
     opening = max(1, d.get("opening", 1))
-    low, high = d["loss"] - Z_LOOKS * d["loss_stderr"], d["loss"] + Z_LOOKS * d["loss_stderr"]
+    low, high = interval(d["loss"], d["loss_stderr"])
     words: dict[str, Any] = {
         "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",

@@ -551,7 +551,7 @@ def _context(request: HttpRequest, night: Night, *, editable: bool,
         "pot_chosen": post.getlist("pot_to"),
         "quan_kind": Mango.QUAN,
         "end_local": timezone.localtime(night.end_at, night.zone),
-        "bobo_max": f"{MAX_AMOUNT:,}",
+        "bobo_max": MAX_AMOUNT,
     }
 
 

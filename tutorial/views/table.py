@@ -172,8 +172,6 @@ def error_message(error: ActionError, names: dict[str, str] | None = None,
     """``error`` worded in the current language; ``names`` maps stored player names to
     the names shown; ``you``: the learner's stored name (a refusal about their seat says
     "you")."""
-    if you is not None and error.code in YOU_MESSAGES and error.params.get("name") == you:
-        return _(YOU_MESSAGES[error.code]) % error.params
     names = names or {}
     params: dict[str, Any] = {}
     for key, value in error.params.items():
@@ -185,6 +183,8 @@ def error_message(error: ActionError, names: dict[str, str] | None = None,
             params[key] = f"{value:,}"
         else:
             params[key] = value
+    if you is not None and error.code in YOU_MESSAGES and error.params.get("name") == you:
+        return _(YOU_MESSAGES[error.code]) % params
     return _(ERROR_MESSAGES[error.code]) % params
 
 
@@ -405,7 +405,7 @@ def _board(request: HttpRequest, table: PracticeTable, game: Game,
         "quan": game.state.quan_start is not None,
         "pending_mango": game.state.pending_mango,
         "over": game.phase is Phase.OVER,
-        "max_rebuy": MAX_REBUY, "max_rebuy_text": f"{MAX_REBUY:,}",
+        "max_rebuy": MAX_REBUY,
         "coach_off": coach_off(request) if h is not None and h.result is not None else False,
     }
 
