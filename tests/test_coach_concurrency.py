@@ -64,7 +64,7 @@ class Learner(Phone):
 
 def figures(page: str) -> list[str]:
     """The chips ± errors and grades a coach page shows."""
-    return re.findall(r"[−-]?\d+\.\d+|好|不精确|失误|大错", page)
+    return re.findall(r"[+-]?\d+\.\d+|好|不精确|失误|大错", page)
 
 
 @pytest.fixture(scope="module")

@@ -401,8 +401,8 @@ def test_the_split_loss_is_the_difference_of_the_figures_in_the_table(
             continue
         token, _ = issue(client, "split", seed, level)
         html = post(client, "split", token, {"split": str(option.index)}).content.decode()
-        shown = [float(x.replace("−", "-")) for x in
-                 re.findall(r'<td class="quiz-num[^>]*>([−-]?\d+\.\d{3})</td>', html)]
+        shown = [float(x) for x in
+                 re.findall(r'<td class="quiz-num[^>]*>([+-]?\d+\.\d{3})</td>', html)]
         loss = re.search(r"你选的分法每次比牌平均少赢 (\d+\.\d{3})。", html)
         assert loss and len(shown) == len(question.options)
         chosen = question.options.index(option)

@@ -32,7 +32,7 @@ def evs(html: str) -> list[str]:
 
 def chips(x: float) -> str:
     text = f"{abs(x):.1f}"
-    return text if text == "0.0" else ("+" if x > 0 else "−") + text
+    return text if text == "0.0" else ("+" if x > 0 else "-") + text
 
 
 def test_blank_form_on_the_splits_page(client: Client) -> None:

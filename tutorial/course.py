@@ -33,6 +33,7 @@ from tutorial.glossary import mark_chinese
 from tutorial.language import english
 from tutorial.models_course import CourseProgress
 from tutorial.query import BadQuery, query_choice
+from tutorial.templatetags.amounts import signed
 
 CONTENT = Path(__file__).resolve().parent / "content" / "course.json"
 TEACHING = "table"  # the teaching table's progress row (/course/table/ comes after the lessons)
@@ -111,7 +112,7 @@ def bet_judgement(bet: Bet) -> tuple[int, dict[str, object]]:
     return answer, {
         "head": best.split.head.display_name(), "tail": best.split.tail.display_name(),
         "win": f"{shown[0]}%", "push": f"{shown[1]}%", "lose": f"{shown[2]}%",
-        "call": f"{call:+.1f}", "fold": f"{-bet.stake:+d}", "level": bet.level,
+        "call": signed(call, 1), "fold": signed(-bet.stake), "level": bet.level,
     }
 
 

@@ -42,6 +42,7 @@ from tutorial import explain
 from tutorial import squeeze as squeeze_stage
 from tutorial.glossary import card_words, mark_chinese
 from tutorial.language import english, listing_html
+from tutorial.templatetags.amounts import signed
 
 EMPTY = SafeString("")
 CONTENT = Path(__file__).resolve().parent / "content" / "walkthroughs.json"
@@ -235,7 +236,7 @@ class AdviceRow:
 
     @property
     def ev_text(self) -> str:
-        return f"{self.ev:+.3f}"
+        return signed(self.ev, 3)
 
     @property
     def percents(self) -> tuple[str, ...]:
@@ -501,10 +502,10 @@ def settle_table(result: Settlement, seats: Sequence[Seat],
     for s in seats:
         net = result.nets[s.name]
         row = [Cell(who(s.name)), Cell(conditional_escape(str(s.stake))),
-               Cell(format_html("{}", f"{net:+d}" if net else "0"), f"net:{s.name}", str(net))]
+               Cell(format_html("{}", signed(net)), f"net:{s.name}", str(net))]
         if text_net is not None:
             tn = text_net.get(s.name)
-            row.append(Cell(conditional_escape("" if tn is None else f"{tn:+d}" if tn else "0")))
+            row.append(Cell(conditional_escape("" if tn is None else signed(tn))))
         rows.append(row)
     head = [say("th_player"), say("th_stake"), say("th_net")]
     if text_net is not None:
@@ -622,7 +623,7 @@ def advice_step(players: Sequence[tuple[str, Split]], rules: Rules) -> Step | No
             rows.append(AdviceRow(a.split.head, a.split.tail, grp(a.split.head),
                                   grp(a.split.tail), a.ev, a.p_win, a.p_push, a.p_lose,
                                   a.split == chosen, a.ev == best_ev))
-            facts[f"ev:{name}:{a.split.head.code}/{a.split.tail.code}"] = f"{a.ev:+.3f}"
+            facts[f"ev:{name}:{a.split.head.code}/{a.split.tail.code}"] = signed(a.ev, 3)
         mine = next(r for r in rows if r.chosen)
         if mine.best:
             summary = say("adv_chose_best", name=who(name))

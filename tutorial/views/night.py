@@ -57,6 +57,7 @@ from tutorial.models_night import (
 from tutorial.pagecache import same_for_newcomers
 from tutorial.query import BadQuery, query_int
 from tutorial.ratelimit import rate_limited
+from tutorial.templatetags.amounts import signed
 from tutorial.templatetags.typed import typed
 from tutorial.timezones import zone_named
 from tutorial.views.calc import compute, parse_query
@@ -256,8 +257,8 @@ def _record_manual(night: Night, state: NightState, data: QueryDict) -> dict[str
     pot = state.pot + (charge.total if charge else 0)
     if kind != "xiu":
         if not errors and sum(nets.values()) != 0:
-            errors["nets"] = _("输赢加起来要等于 0，现在是 %(sum)+d。") % {
-                "sum": sum(nets.values())}
+            errors["nets"] = _("输赢加起来要等于 0，现在是 %(sum)s。") % {
+                "sum": signed(sum(nets.values()))}
         if any(n not in left for n in chosen):
             errors["pot_to"] = _("选桌上的人。")
         elif len(set(chosen)) != len(chosen):
@@ -654,9 +655,9 @@ def chart(night: Night, state: NightState) -> Chart | None:
     y_ticks = [(y(v), v) for v in range(low, high + 1, step_y)]
     # The players' names are the visitor's own text: marked translate="no".
     summary = mark_safe(escape(pgettext("list", "；")).join(
-        escape(_("%(name)s 现在 %(net)+d")) % {
+        escape(_("%(name)s 现在 %(net)s")) % {
             "name": format_html('<span translate="no">{}</span>', s.name),
-            "net": s.values[-1]}
+            "net": signed(s.values[-1])}
         for s in series))
     return Chart(width, height, series, y_ticks, x_ticks,
                  [(pt.hands, [pt.net[n] for n in names]) for pt in points], names,

@@ -54,6 +54,7 @@ from tutorial.percentages import percentage, percentages
 from tutorial.query import BadQuery, query_choice
 from tutorial.rulesets import RULES_LABELS
 from tutorial.search import catalogue_for
+from tutorial.templatetags.amounts import signed
 
 RULES_NAMES = ("xuanjing", "app")
 RULES_SHORT: dict[str, Promise] = {"xuanjing": _("《旋经》规则"), "app": _("app 规则")}
@@ -147,14 +148,6 @@ def parse_hand_text(text: str) -> tuple[Kind, ...]:
 # ---------------------------------------------------------------- formatting
 
 
-def signed(x: float) -> str:
-    """``+0.199`` / ``−0.026`` (a real minus sign) / ``0.000``."""
-    text = f"{abs(x):.3f}"
-    if text == "0.000":
-        return text
-    return ("+" if x > 0 else "−") + text
-
-
 def shown(x: float) -> float:
     """A chip figure as the page shows it (three decimals): differences of figures are
     taken between these, so a reader who subtracts two shown figures gets the third."""
@@ -218,8 +211,8 @@ def _figures(rules_name: str) -> dict[str, Any]:
         "total_text": f"{found.total_hands:,}",
         "hand_share": percent(found.hands / found.total_hands),
         "deal_share": percent(found.probability),
-        "mean_gain": signed(found.mean_gain),
-        "mean_gain_when_differs": signed(found.mean_gain_when_differs),
+        "mean_gain": signed(found.mean_gain, 3),
+        "mean_gain_when_differs": signed(found.mean_gain_when_differs, 3),
         "exploitability": f"{table.exploitability:.6f}",
         "rounds": table.rounds,
         "found": found,
@@ -250,9 +243,9 @@ def _examples(found: NaiveDifferences, rules_name: str) -> list[dict[str, Any]]:
             "kinds": ex.kinds,
             "naive": _split_view(ex.naive, rules_name),
             "best": _split_view(ex.best, rules_name),
-            "ev_naive": signed(ex.ev_naive),
-            "ev_best": signed(ex.ev_best),
-            "gain": signed(shown(ex.ev_best) - shown(ex.ev_naive)),
+            "ev_naive": signed(ex.ev_naive, 3),
+            "ev_best": signed(ex.ev_best, 3),
+            "gain": signed(shown(ex.ev_best) - shown(ex.ev_naive), 3),
             "url": hand_url(ex.kinds, rules_name),
             "code": " ".join(k.code for k in ex.kinds),
         }
@@ -306,7 +299,7 @@ def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
                 "word": SPLIT_WORDS[i],
                 "same_as": SPLIT_WORDS[same_as] if same_as is not None else "",
                 **_split_view(s.split, rules_name),
-                "ev": signed(s.ev),
+                "ev": signed(s.ev, 3),
                 "ev_raw": s.ev,
                 "best": s.ev == top,
                 "naive": i == advice.naive,
@@ -337,7 +330,7 @@ def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
         "options": options,
         "why": why(advice, rules_name),
         "gain": signed(shown(advice.splits[advice.best].ev)
-                       - shown(advice.splits[advice.naive].ev)),
+                       - shown(advice.splits[advice.naive].ev), 3),
         "naive_is_best": advice.splits[advice.naive].ev == top,
         "sanhua": sanhua(advice.kinds, rules),
     }
@@ -496,11 +489,6 @@ def _situation(form: dict[str, Any]) -> Situation:
                      folded)
 
 
-def _chips(x: float) -> str:
-    text = f"{abs(x):.1f}"
-    return text if text == "0.0" else ("+" if x > 0 else "−") + text
-
-
 def _option_name(priced: Pricing, i: int) -> str:
     option = priced.options[i]
     return option.sanhua or str(SPLIT_WORDS[i])
@@ -515,26 +503,26 @@ def table_answer(s: Situation, rules_name: str) -> dict[str, Any]:
         rows.append({
             "word": _option_name(with_pi, i),
             "split": _split_view(a.split, rules_name) if a.split is not None else None,
-            "ev": _chips(a.ev), "stderr": f"{a.stderr:.1f}" if a.stderr else "",
-            "ev_raw": a.ev, "ev_nopi": _chips(b.ev),
+            "ev": signed(a.ev, 1), "stderr": f"{a.stderr:.1f}" if a.stderr else "",
+            "ev_raw": a.ev, "ev_nopi": signed(b.ev, 1),
             "best": i == with_pi.best, "best_nopi": i == without.best,
         })
     pi = sum(s.folded)
     best, before = with_pi.options[with_pi.best], without.options[with_pi.best]
     if not pi:
         effect = gettext("桌上没有皮：最好的分法是%(x)s，期望 %(ev)s 筹码。") % {
-            "x": _option_name(with_pi, with_pi.best), "ev": _chips(best.ev)}
+            "x": _option_name(with_pi, with_pi.best), "ev": signed(best.ev, 1)}
     elif with_pi.best == without.best:
         effect = gettext("皮没有改变最好的分法：还是%(x)s。算上 %(pi)s 的皮，它的期望从 %(a)s "
                          "变成 %(b)s 筹码。") % {
-            "x": _option_name(with_pi, with_pi.best), "pi": pi, "a": _chips(before.ev),
-            "b": _chips(best.ev)}
+            "x": _option_name(with_pi, with_pi.best), "pi": pi, "a": signed(before.ev, 1),
+            "b": signed(best.ev, 1)}
     else:
         effect = gettext("皮改变了最好的分法：不算皮，最好是%(x)s（期望 %(a)s）；算上 %(pi)s "
                          "的皮，最好的是%(y)s（期望 %(b)s）。尾大吃皮，尾强的分法多拿皮。") % {
             "x": _option_name(without, without.best),
-            "a": _chips(without.options[without.best].ev), "pi": pi,
-            "y": _option_name(with_pi, with_pi.best), "b": _chips(best.ev)}
+            "a": signed(without.options[without.best].ev, 1), "pi": pi,
+            "y": _option_name(with_pi, with_pi.best), "b": signed(best.ev, 1)}
     others = [o for i, o in enumerate(with_pi.options) if i != with_pi.best]
     if not with_pi.exact and any(best.ev - o.ev < 2 * math.hypot(best.stderr, o.stderr)
                                  for o in others):
