@@ -194,6 +194,31 @@ def test_long_names_fit_a_360_px_phone_in_english(live_server: Any,
     context.close()
 
 
+def test_large_results_fit_the_charts_axis(live_server: Any, chromium_browser: Any) -> None:
+    """Regression: with results of 12500 the axis' figures (+20000, -20000) began left of
+    the chart and lost their sign; its left margin now fits the widest figure."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    names = ["甲", "乙", "丙"]
+    night = Night.objects.create(players=names, stakes="1、3", starting_bobo=20000,
+                                 end_at=timezone.now() + timedelta(hours=3))
+    night.add_event("hand", {"kind": "show", "nets": {"甲": 12500, "乙": -12500},
+                             "pot_to": "甲"})
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/night/v/{night.view_token}/")
+    ticks = page.locator(".chart__tick[text-anchor=end]")
+    assert "+20000" in ticks.all_text_contents() and "-20000" in ticks.all_text_contents()
+    svg_left = page.evaluate("document.querySelector('.chart__svg')"
+                             ".getBoundingClientRect().left")
+    for i in range(ticks.count()):
+        box = ticks.nth(i).bounding_box()
+        assert box is not None and box["x"] >= svg_left, ticks.nth(i).text_content()
+    context.close()
+
+
 @pytest.mark.allow_http_errors  # the wrong tie is refused with a 400
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_ties_comebacks_and_the_calculators_fold_out_at_360_px(

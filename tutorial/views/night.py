@@ -625,9 +625,6 @@ def chart(night: Night, state: NightState) -> Chart | None:
         return None
     names = [p.name for p in state.players]
     labels = [_label(name) for name in names]
-    # The right margin holds the names at the lines' ends: as wide as the widest needs.
-    width, height, left, top, bottom = 360, 220, 44, 12, 28
-    right = max(40, round(max(_label_width(t) for t in labels)) + 10)
     points = night.points(_sampled(state.hands))
     hands = state.hands
     # The axis spans every result so far and zero (everyone starts there).
@@ -636,6 +633,11 @@ def chart(night: Night, state: NightState) -> Chart | None:
     high = max(-(-state.high // step_y) * step_y, 0)
     if high == low:
         high = low + step_y
+    # The left margin holds the axis' figures (+20000 needs more than +20) and the right
+    # one the names at the lines' ends: each as wide as its widest text needs.
+    width, height, top, bottom = 360, 220, 12, 28
+    left = max(44, round(max(TICK_CHAR * len(signed(v)) for v in (low, high))) + 12)
+    right = max(40, round(max(_label_width(t) for t in labels)) + 10)
 
     def x(h: int) -> float:
         return round(left + (width - left - right) * h / hands, 1)
@@ -665,6 +667,7 @@ def chart(night: Night, state: NightState) -> Chart | None:
 
 
 LABEL_MAX = 84  # the widest name label at a line's end, in the chart's units (12 px bold)
+TICK_CHAR = 7.5  # the width of a character of the axis' 11 px figures, with room to spare
 
 
 def _label_width(text: str) -> float:
