@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from engine.review import CLOSE, Z_LOOKS, Z
+from engine.review import CLOSE, Z_LOOKS, Z, band
 from tests.coach_hands import coached, fixed_hands
 from tests.english import CJK, game_terms
 from tests.tables import table_of
@@ -128,8 +128,11 @@ def test_every_sentence_agrees_with_its_figures() -> None:
                 d["loss"] < 0 and f"{chips(-high)} 到 {chips(-low)}" in zh), zh
             if d["grade"] == "好":
                 assert high < opening / 2 and "算好" in zh
+            elif d["grade"] == CLOSE and band(low, 0.0, opening) == band(high, 0.0, opening):
+                # no boundary crossed: another option clearly beat the rival (below)
+                assert "明显比" in zh and "难分" in zh and "可能算" not in zh, zh
             elif d["grade"] == CLOSE:
-                assert "难分" in zh
+                assert "可能算" in zh and "难分" in zh, zh
             else:
                 assert f"发招的 {d['loss'] / opening:.1f} 倍" in zh and low >= opening / 2
         call = d.get("call")
@@ -214,3 +217,27 @@ def test_an_option_above_the_one_marked_best_is_explained(
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     assert "was picked on a separate set of deals" in html and "averages more" in html
+
+
+def test_a_rival_beaten_on_the_evaluation_worlds_gives_no_grade() -> None:
+    """The rival is picked on the selection worlds; when another option beats it clearly
+    on the evaluation worlds, the rival may not be the best and the grade is 难分 although
+    the loss's interval lies within one band: the sentence says why (it said 「可能算“好”，
+    也可能算“好”」 before), naming both options, in both languages."""
+    d = next(d for d in fixed_reviews() if not d["exact"] and d["rival"] != d["chosen"]
+             and len(d["options"]) > 3)
+    k = next(i for i in range(len(d["options"])) if i not in (d["rival"], d["chosen"]))
+    options = [{key: value for key, value in o.items() if key not in ("label", "then_label")}
+               for o in d["options"]]
+    options[k]["ev"] = max(o["ev"] for o in options) + 5
+    case = {key: value for key, value in d.items() if key not in ("why", "options")} | {
+        "options": options, "grade": CLOSE, "loss": 0.1 * d["opening"], "loss_stderr": 0.01}
+    with translation.override("zh-hans"):
+        figures = _figures(case)
+    top, rival = figures["options"][k]["label"], figures["options"][d["rival"]]["label"]
+    assert (f"但在这些牌局上“{top}”明显比“{rival}”好，而“{rival}”是在另一批牌局上挑出来的："
+            "哪个最好还说不准，难分。") in figures["why"]
+    assert "可能算" not in figures["why"]
+    with translation.override("en"):
+        en = _figures(case)["why"]
+    assert "did clearly better than" in en and "too close to call" in en

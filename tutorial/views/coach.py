@@ -197,8 +197,16 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
             first = _("你的“%(chosen)s”比“%(best)s”（在另一批牌局上挑出的别的选择里最好的）"
                       "平均多 %(ahead)s 个筹码，95%% 的把握在 %(ahead_low)s 到 %(ahead_high)s "
                       "之间") % words
-        if d["grade"] == CLOSE:
-            lower, upper = (band(x, 0.0, opening) or CLOSE for x in (low, high))
+        lower, upper = (band(x, 0.0, opening) or CLOSE for x in (low, high))
+        if d["grade"] == CLOSE and lower == upper:
+            # the interval lies in one band: another option beat the rival on these worlds
+            top = max((o for i, o in enumerate(d["options"])
+                       if i not in (d.get("rival", d["best"]), d["chosen"])),
+                      key=lambda o: o["ev"])
+            first += _("；但在这些牌局上“%(top)s”明显比“%(best)s”好，而“%(best)s”是在另一批"
+                       "牌局上挑出来的：哪个最好还说不准，难分。") % {
+                "top": option_label(top, leads(d)), "best": rival}
+        elif d["grade"] == CLOSE:
             first += _("：可能算“%(lower)s”，也可能算“%(upper)s”，难分。") % {
                 "lower": _grade_word(lower), "upper": _grade_word(upper)}
         elif d["grade"] == "好" and d["loss"] >= 0:
