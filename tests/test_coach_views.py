@@ -23,6 +23,7 @@ from tests.test_table_leaks import mentioned
 from tutorial import coach
 from tutorial.models_coach import HandReview
 from tutorial.table_store import full_game
+from tutorial.templatetags.amounts import signed
 from tutorial.views.coach import option_label
 
 pytestmark = pytest.mark.django_db
@@ -199,7 +200,7 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
         coach.counted(d["loss"], d["loss_stderr"])
         for data in reviews
         for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
-    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    assert f'data-figure="chips">{signed(figures["chips"])}<' in html
     for c in figures["costly"]:
         if not c["split"]:
             assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
@@ -223,7 +224,7 @@ def test_report_adds_up_to_the_tables_net_mango_included(
     figures = coach.report(reviews)
     assert figures["chips"] == game_of(url).seats[0].net
     html = client.get(f"/coach/{tid}/").content.decode()
-    assert f'data-figure="chips">{figures["chips"]:.0f}<' in html
+    assert f'data-figure="chips">{signed(figures["chips"])}<' in html
     for d in reviews:  # the luck-adjusted figure counts the 芒果 as certain
         if d["decisions"]:
             first = d["decisions"][0]

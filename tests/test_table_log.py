@@ -165,8 +165,8 @@ def test_results_agree_with_the_session_totals_when_the_mango_pot_is_won(
     html = client.get(url).content.decode()
     table = html.split('class="result__nets"')[1].split("</table>")[0]
     assert "芒果" in table
-    rows = re.findall(r"<tr><td>(.*?)</td><td>([+-]\d+)</td><td>([+-]\d+)</td>"
-                      r"<td><strong>([+-]\d+)</strong></td></tr>", table)
+    rows = re.findall(r"<tr><td>(.*?)</td><td>([+-]?\d+)</td><td>([+-]?\d+)</td>"
+                      r"<td><strong>([+-]?\d+)</strong></td></tr>", table)
     assert len(rows) == 3
     for seat, (_name, play_, mango, total) in enumerate(rows):
         assert int(play_) + int(mango) == int(total)
