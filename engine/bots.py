@@ -49,6 +49,7 @@ from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
+from .advisor import advise, all_hands
 from .cards import DECK, KINDS, Kind
 from .game import Act, Action, Game, Legal, SeatState, card_by_label
 from .hands import Key, Split, naive_split, sanhua, splits
@@ -623,16 +624,14 @@ def _split_index(kinds: tuple[Kind, ...], strong: bool, rules: Rules) -> int | N
     """How a bot splits four kinds (in the order dealt): the index of its split in
     :func:`engine.hands.splits` (the advisor's best for ``strong``, else the naive
     split), or None to declare 三花 (when that pays)."""
-    best_ev: float | None = None
     if strong:
-        best, best_ev = _advised(_sorted(kinds), rules)
+        best, s = _advised(_sorted(kinds), rules)
         best_index = splits(kinds, rules).index(best)
     else:
+        s = _full_strength(_sorted(kinds), rules)
         best_index = splits(kinds, rules).index(naive_split(kinds, rules))
-    if sanhua(kinds, rules):
-        s = _full_strength(_sorted(kinds), rules) if best_ev is None else best_ev
-        if s < 0:
-            return None
+    if sanhua(kinds, rules) and s < 0:
+        return None
     return best_index
 
 
@@ -647,19 +646,12 @@ def split_key(kinds: tuple[Kind, ...], level: str, rules: Rules) -> Key | None:
 
 
 @cache
-def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float | None]:
+def _advised(kinds: tuple[Kind, ...], rules: Rules) -> tuple[Split, float]:
     """The advisor's best split of four sorted kinds and its EV (kept: play-outs ask it
     again and again)."""
-    try:
-        from . import advisor
-    except ImportError:
-        return naive_split(kinds, rules), None
-    try:
-        advice = advisor.advise(kinds, rules)
-        best = advice.splits[int(advice.best)]
-        return best.split, float(best.ev)
-    except Exception:  # an advisor still in progress must never break a table
-        return naive_split(kinds, rules), None
+    advice = advise(kinds, rules)
+    best = advice.splits[advice.best]
+    return best.split, best.ev
 
 
 def warm(rules: Rules) -> None:
@@ -678,7 +670,5 @@ def warm(rules: Rules) -> None:
         _strengths(cards, rules)
         for twentieths in range(1, 21):  # every share qiao_share gives
             _top_range(twentieths / 20, cards, rules)
-    from .advisor import all_hands  # as _advised imports it
-
     for four in all_hands():  # canonical: sorted as _advised's callers pass them
         _advised(four, rules)
