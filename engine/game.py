@@ -658,7 +658,7 @@ class Game:
             raise problem
         if kind is Act.END and st.quan_start is not None:
             raise ActionError(ErrorCode.QUAN_ALREADY,
-                              "the 圈芒 final orbit is already being played")
+                              "the 圈芒 last orbit is already being played")
         if kind is Act.END and st.hand_no == 0:
             raise ActionError(ErrorCode.NOT_POSSIBLE, "圈芒 ends a session: play a hand first",
                               act=kind.value)

@@ -197,6 +197,18 @@ def test_sanhua_declaration(client: Client) -> None:
     assert "这手牌不是三花" in unlinked(bad.content.decode())
 
 
+def test_a_hand_where_no_chips_move_says_why(client: Client) -> None:
+    """"All 走" only when pairs were compared and every one was 走; when one player
+    declares 三花 nobody is compared, and the page says only that no chips moved."""
+    zou = client.get("/calc/?p=a:10:R6,B8,RQ,B7&p=b:10:B7,B10,BJ,JK")
+    assert zou.context["result"].settlement.nets == {"a": 0, "b": 0}
+    assert "这一手都是走" in unlinked(zou.content.decode())
+    sanhua = client.get("/calc/?p=a:10:R10,B10,BJ,R3:s&p=b:10:RQ,B9,R2,R8:0")
+    assert sanhua.context["result"].settlement.nets == {"a": 0, "b": 0}
+    text = unlinked(sanhua.content.decode())
+    assert "这一手没有钱易手" in text and "都是走" not in text
+
+
 def test_app_rules_use_diwang(client: Client) -> None:
     # 地牌+黑9: 1 point under 旋经, 地九王 (above 天杠) under the app rules.
     url = "/calc/?p=a:10:R2,B9,B5,B7:0&p=b:10:RQ,R8,B6,B8:0"

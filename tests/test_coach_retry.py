@@ -208,3 +208,22 @@ def test_a_retry_of_the_best_is_graded_with_the_pair_error_not_against_itself() 
     other = _picked(d, 1, 10)
     assert other["loss"] == pytest.approx(20.9 - 23.6) and other["se"] > 0
     assert _picked(d, 0, 10)["grade"] == "失误"
+
+
+def test_a_bet_where_nobody_had_bet_is_offered_as_a_lead(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Where nobody had bet yet (休 among the options) the form offers to 发招 to an
+    amount, as the option buttons and the table call that bet; elsewhere to 返."""
+    client, tid = coached(monkeypatch, hands=3)
+    table = table_of(f"/table/{tid}/")
+    seen = set()
+    for review in HandReview.objects.filter(table=table):
+        for k, d in enumerate(review.data["decisions"]):
+            lead = any(o["kind"] == "check" for o in d["options"])
+            html = client.get(f"/coach/{tid}/{review.number}/retry/{k}/").content.decode()
+            if 'name="amount"' not in html:
+                continue
+            seen.add(lead)
+            assert ("或者发招到你自己定的数" in html) is lead
+            assert ("或者返到你自己定的数" in html) is not lead
+    assert seen == {True, False}, "the hands hold a lead and a 返 to price"

@@ -209,7 +209,7 @@ def test_every_betting_button_starts_with_a_capital_in_english(client: Client) -
 
 
 @pytest.mark.parametrize(("act", "message"), [
-    ("sanhua", "“Declare 三花"), ("end", "“Play the 圈芒"), ("deal", "“Deal”")])
+    ("sanhua", "“Declare 三花"), ("end", "“Play the last orbit (圈芒"), ("deal", "“Deal”")])
 def test_a_refused_act_is_named_like_a_button(client: Client, act: str, message: str) -> None:
     """A refusal names the act in quotes at the start of its sentence: it said
     "“declares 三花” is not possible now" and "“final orbit” is only possible …"."""

@@ -256,3 +256,14 @@ def test_every_gain_shown_is_the_difference_of_the_figures_shown(client: Client,
         assert len(rows) >= 3
         for naive, best, gain in rows:
             assert round(float(best) - float(naive), 3) == float(gain)
+
+
+@pytest.mark.parametrize("rules_name", ["xuanjing", "app"])
+def test_the_rule_of_thumb_names_the_special_groups_of_the_rules(client: Client,
+                                                                 rules_name: str) -> None:
+    """地王 is a special group only under app rules, and the rule of thumb
+    (engine.hands.thumb_split) keeps it there: the sentence names it there only."""
+    html = _html(client, "/splits/" + ("?rules=app" if rules_name == "app" else ""))
+    thumb = re.search(r'<p class="sp-thumb">(.*?)</p>', html, re.S)
+    assert thumb and "天九王" in thumb[1]
+    assert ("地王" in thumb[1]) is get_rules(rules_name).diwang

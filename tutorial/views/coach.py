@@ -114,7 +114,7 @@ def option_label(o: dict[str, Any], lead: bool = False) -> str:
 
 
 # the learner's continuation after an option (engine.review.CONTINUATIONS)
-THEN_WORDS = {"strong": N_("之后像“强”电脑那样打"), "qiao": N_("之后一有机会就敲"),
+THEN_WORDS = {"strong": N_("之后像“高级”电脑那样打"), "qiao": N_("之后一有机会就敲"),
               "call": N_("之后一直瞧或休")}
 
 
@@ -433,6 +433,7 @@ def _retry_context(request: HttpRequest, table_id: uuid.UUID, number: int, k: in
         "table": table, "number": number, "d": d, "seats": seats,
         "log": hand_log(game, h, lambda i: display_name(game, i), False),
         "picked": None, "error": None, "following": _next_mistake(table, number, k),
+        "lead": leads(d),
         "raise_range": (None if legal.min_raise is None
                         else (legal.min_raise, legal.max_raise))}
     return context, game, data["opening"]

@@ -234,6 +234,7 @@ def _thumb(rules_name: str) -> dict[str, Any]:
         "url": hand_url(kinds, rules_name),
         "thumb": _split_view(thumb_split(kinds, rules), rules_name),
         "naive": _split_view(naive_split(kinds, rules), rules_name),
+        "diwang": rules.diwang,  # 地王 is a special group too (engine.hands.thumb_split)
     }
 
 
