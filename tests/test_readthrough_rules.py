@@ -31,7 +31,7 @@ def test_no_raising_your_own_bet_is_said_to_be_our_rule(client: Client) -> None:
 def test_app_page_english_names_the_text_it_quotes(client: Client) -> None:
     """'天牌：一对红Q' is 002's line; the Chinese says so, the English quoted it unattributed."""
     en = text(client, "/rules/app/", "en")
-    assert "(002 writes “天牌: a pair of red Qs”)" in en
+    assert "(002 writes “天牌: a pair of red Qs”, and its list calls the pair of 小5 黑五)" in en
 
 
 @pytest.mark.parametrize(("lang", "head", "tail"), [

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from engine.groups import ALL_GROUPS, ranked
 from engine.rules import PRESETS
+from tutorial.glossary import pair_gloss
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +187,21 @@ def test_reference_pages_have_no_inline_code(client: Client) -> None:
         assert " style=" not in html and "<style" not in html, path
         for tag in re.findall(r"<script[^>]*>", html):
             assert "src=" in tag, (path, tag)
+
+
+def test_the_apps_pair_names_are_glossed_as_pairs(client: Client) -> None:
+    """002 and 003 name a pair by its card's name (天牌 is 天牌一对): in English the
+    alias reads as the pair, as the main name does, not as the single card."""
+    names = json.loads((Path(__file__).resolve().parent.parent / "engine" / "data"
+                        / "names.json").read_text("utf-8"))
+    client.cookies["django_language"] = "en"
+    with translation.override("en"):
+        singles = [entry for entry in names.values()
+                   if any(entry["name"] == a["name"] + "一对" for a in entry["aliases"])]
+        assert len(singles) >= 10
+        for entry in singles:
+            alias = next(a for a in entry["aliases"] if entry["name"] == a["name"] + "一对")
+            assert pair_gloss(alias["name"]) == pair_gloss(entry["name"]), alias["name"]
+            assert pair_gloss(alias["name"]).startswith("pair of"), alias["name"]
+    html = client.get("/pairs/RQ-RQ/").content.decode()
+    assert "“pair of Heaven cards”" in html and "the Heaven card" not in html

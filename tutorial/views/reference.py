@@ -951,7 +951,7 @@ def _app_words() -> list[AppWord]:
                 reverse("pair_detail", args=["RQ-B9"])),
         AppWord("hutou", "虎头", "002、003", "斧头", reverse("cards") + "#kind-BJ",
                 _("黑J。")),
-        AppWord("duizi", "天牌、地牌……黑五（一组）", "002、003", "天牌一对 …… 小5一对",
+        AppWord("duizi", "天牌、地牌……（一组）", "002、003", "天牌一对 …… 小5一对",
                 f"{pairs}#tier-pair", _("大小表里单张的名字指的是一对。")),
         AppWord("jinbi", "金币 · 银子 · 积分", "003", "分", "",
                 _("网上游戏里的筹码和积分；面对面打就是桌上的分。")),
