@@ -100,6 +100,7 @@ class ErrorCode(StrEnum):
     NOTHING_TO_CALL = "nothing_to_call"
     RAISE_UNAFFORDABLE = "raise_unaffordable"  # the minimum raise exceeds the 钵钵
     TUO_NOT_ALLOWED = "tuo_not_allowed"
+    NOBODY_TO_ANSWER = "nobody_to_answer"  # a bet when every other player still in is all in
     NOT_POSSIBLE = "not_possible"  # any other act not offered now
     RAISE_NEEDS_AMOUNT = "raise_needs_amount"
     RAISE_TOO_SMALL = "raise_too_small"
@@ -599,6 +600,10 @@ class Game:
         h = self.state.hand
         assert h is not None
         floor = self.rules.stakes.raise_floor
+        if kind in (Act.RAISE, Act.TUO, Act.QIAO) and self._actable_count() < 2:
+            return ActionError(ErrorCode.NOBODY_TO_ANSWER,
+                               "everyone else still in is all in: nobody could answer a "
+                               "bet, so call (瞧) or fold (甩)")
         if kind is Act.CHECK:
             return ActionError(ErrorCode.CANNOT_CHECK,
                                "you cannot 休 after a bet: call (瞧), raise or fold")

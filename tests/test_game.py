@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import Act, Action, ActionError, Game, Phase, replay
+from engine.game import Act, Action, ActionError, ErrorCode, Game, Phase, replay
 from engine.players import bot_action
 from engine.rules import Rules, RulesError, get_rules, get_stakes
 from engine.simulate import rebuy_empty, simulate
@@ -137,8 +137,11 @@ def test_over_a_lone_all_in_only_call_or_fold() -> None:
     g.do("fold", 0)
     legal = g.legal_actions(1)
     assert set(legal.acts) == {Act.CALL, Act.FOLD} and legal.min_raise is None
-    with pytest.raises(ActionError):
-        g.do("qiao", 1)
+    for act, amount in (("qiao", None), ("tuo", None), ("raise", 110)):
+        with pytest.raises(ActionError) as refused:
+            g.verify(Action(Act(act), 1, amount))
+        # the reason is that nobody could answer, not the raise floor or the 钵钵
+        assert refused.value.code is ErrorCode.NOBODY_TO_ANSWER, act
     g.do("call", 1)
     h = g.hand
     assert h is not None

@@ -139,6 +139,7 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.RAISE_UNAFFORDABLE: N_("返招至少要到 %(min)s，比你的钵钵还多：只能敲"),
     ErrorCode.TUO_NOT_ALLOWED: N_("拖就是翻到 %(level)s：低于返招的下限 %(floor)s，"
                                   "或者超过了你的钵钵"),
+    ErrorCode.NOBODY_TO_ANSWER: N_("还在的人都全下了，没人能再跟你的注：只能瞧或者甩"),
     ErrorCode.NOT_POSSIBLE: N_("现在不能“%(act)s”"),
     ErrorCode.RAISE_NEEDS_AMOUNT: N_("返招要写到多少"),
     ErrorCode.RAISE_TOO_SMALL: N_("返招至少要到 %(min)s（现在的注 %(level)s 的两倍，"
