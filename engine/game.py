@@ -30,7 +30,11 @@ Decisions where RULES.md is silent (documented in the README, "Practice table"):
 * If every player at the showdown declares 三花, nobody eats the 皮: the folded 皮
   stays in the pot for the next hand (no 芒果 is charged).
 * 圈芒 follows the 旋经: the player who deals the first hand of the final orbit also
-  deals its last hand (起头 … 扫尾); a 揍芒 or 休芒 inside it keeps the deal.
+  deals its last hand (起头 … 扫尾); a 揍芒 or 休芒 inside it keeps the deal.  If that
+  player has left when the deal comes back round to their seat (or leaves then), the
+  orbit, and the session, is over: everyone still seated has dealt once.
+* Equal best hands at a showdown, who eat the 皮 together, share the 芒果 pot as they
+  share the 皮 (odd chips to the first).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from .groups import Group
 from .hands import Key, Split, sanhua
 from .mango import Mango, mango_amount, mango_payers
 from .rules import PRESETS, Rules, RulesError, get_stakes, shared
-from .settle import Seat, settle_ranked
+from .settle import Seat, pot_shares, settle_ranked
 
 BOT_LEVELS = ("simple", "strong", "expert")  # the computer players (engine/bots.py)
 # one-line players for testing the bots (engine/probes.py), and top-N (1 ≤ N ≤ 100)
@@ -299,6 +303,15 @@ class HandResult:
     returned: dict[str, int] = field(default_factory=dict)
     splits: dict[str, list[str]] = field(default_factory=dict)  # seat → [h1, h2, t1, t2]
     sanhua: dict[str, str] = field(default_factory=dict)
+    # who shared ``pot_won`` (equal best hands at a showdown), best first; empty: the winner
+    pot_takers: list[int] = field(default_factory=list)
+
+    def pot_share(self, seat: int) -> int:
+        """What ``seat`` took of the pot (:func:`engine.settle.pot_shares`)."""
+        takers = self.pot_takers or ([] if self.winner is None else [self.winner])
+        if seat not in takers:
+            return 0
+        return pot_shares(self.pot_won, len(takers))[takers.index(seat)]
 
 
 @dataclass
@@ -718,14 +731,20 @@ class Game:
             seat.bought += done.amount
         elif k is Act.LEAVE:
             assert done.seat is not None
-            self.state.seats[done.seat].left = True
-            if len(self.seated()) < 2:
-                self.state.phase = Phase.OVER
+            st = self.state
+            st.seats[done.seat].left = True
+            # fewer than two players; or the 圈芒 starter leaves when the deal has come
+            # back round to them for the last hand (扫尾): the session is over
+            if len(self.seated()) < 2 or (st.quan_start == done.seat == st.dealer
+                                          and st.quan_moves >= 1):
+                st.phase = Phase.OVER
         elif k is Act.SIT:
             assert done.seat is not None
             self.state.seats[done.seat].left = False
-        elif k is Act.END:
-            self.state.quan_start = self.state.dealer
+        elif k is Act.END:  # the orbit's first dealer: the next one to deal
+            dealer = self.state.dealer
+            self.state.quan_start = (dealer if dealer in self.seated()
+                                     else self.next_seat(dealer))
             self.state.quan_moves = 0
         elif k is Act.DEAL:
             self._deal(done.cards)
@@ -744,6 +763,12 @@ class Game:
         return self.apply(Action(Act(kind), seat, amount, tuple(cards)))
 
     # ------------------------------------------------------------------ dealing
+    def _passes(self, dealer: int, nxt: int, seat: int) -> bool:
+        """Whether the deal going from ``dealer`` to ``nxt`` passes ``seat`` (a seat that
+        has left, which the deal skips)."""
+        n = len(self.state.seats)
+        return 0 < (seat - dealer) % n < (nxt - dealer) % n
+
     def next_seat(self, seat: int, among: Iterable[int] | None = None) -> int:
         pool = set(self.seated() if among is None else among)
         n = len(self.state.seats)
@@ -1116,12 +1141,12 @@ class Game:
         for name, net in res.nets.items():
             nets[int(name)] = net
         winner = int(res.pi_to) if res.pi_to is not None else None
-        pot = st.pot
-        if winner is not None:
-            nets[winner] += pot
-            st.pot = 0
+        # equal best hands ate the 皮 together: they share the pot too
+        takers = [int(x) for x in res.pi_takers] if len(res.pi_takers) > 1 else []
+        pot = st.pot if winner is not None else 0
+        st.pot -= pot
         result = HandResult(
-            "showdown", nets, winner, pot if winner is not None else 0, st.pot, None,
+            "showdown", nets, winner, pot, st.pot, None, pot_takers=takers,
             order=[int(x) for x in res.order],
             transfers=[
                 {"from": int(t.source), "to": int(t.to), "amount": t.amount,
@@ -1134,6 +1159,8 @@ class Game:
             returned={k: v for k, v in res.returned.items()},
             splits=dict(h.splits), sanhua=dict(h.sanhua),
         )
+        for i in range(n):  # the pot into the nets (the result's own list)
+            nets[i] += result.pot_share(i)
         self._finish(result)
 
     def _any_split(self, seat: int) -> Split:
@@ -1159,11 +1186,13 @@ class Game:
         # the deal
         keep = st.quan_start is not None and result.mango_next is not None
         if not keep:
+            nxt = self.next_seat(h.dealer)
             if st.quan_start is not None:
-                if h.dealer == st.quan_start and st.quan_moves >= 1:
-                    st.phase = Phase.OVER
+                if st.quan_moves >= 1 and (h.dealer == st.quan_start
+                                           or self._passes(h.dealer, nxt, st.quan_start)):
+                    st.phase = Phase.OVER  # the 扫尾 was dealt, or its dealer has left
                 st.quan_moves += 1
-            st.dealer = self.next_seat(h.dealer)
+            st.dealer = nxt
         if st.quan_start is not None:
             st.pending_mango = None  # the orbit charges everyone anyway
         if len(self.seated()) < 2:

@@ -175,6 +175,13 @@ def _run(seats: Sequence[Seat], keys: Mapping[str, Key], players: list[Seat],
     return nets, left
 
 
+def pot_shares(pot: int, takers: int) -> list[int]:
+    """The 芒果 pot shared by the ``takers`` who ate the 皮 together, best first (RULES
+    §5.4: equal best hands share what they take): evenly, the odd chips to the first."""
+    each, extra = divmod(pot, takers)
+    return [each + (1 if i < extra else 0) for i in range(takers)]
+
+
 def _share(available: int, caps: Sequence[int]) -> list[int]:
     """Split ``min(available, sum(caps))`` as evenly as the caps allow (water-filling);
     odd chips go to the earliest seats."""

@@ -515,6 +515,56 @@ def test_quan_final_orbit() -> None:
     assert g.chips_total() == 300
 
 
+@pytest.mark.parametrize("leaves", ["after the first hand", "when the deal comes back"])
+def test_quan_ends_when_its_starter_has_left(leaves: str) -> None:
+    """The orbit's first dealer (起头) deals its last hand (扫尾); if they have left by
+    then (or leave then), the orbit is over once everyone seated has dealt: the deal
+    used to skip their seat for ever and the session never ended (README, Rule
+    decisions)."""
+    g = table(3)
+    deal(g, {})
+    quick_hand(g)
+    g.do("end")
+    starter = g.state.quan_start
+    dealers = []
+    while g.phase is not Phase.OVER and len(dealers) < 8:
+        if leaves == "after the first hand" and len(dealers) == 1:
+            g.apply(Action(Act.LEAVE, starter))
+        if leaves == "when the deal comes back" and len(dealers) == 3:
+            assert g.state.dealer == starter
+            g.apply(Action(Act.LEAVE, starter))
+            break
+        deal(g, {})
+        assert g.hand is not None
+        dealers.append(g.hand.dealer)
+        quick_hand(g)
+    assert g.phase is Phase.OVER
+    assert sorted(dealers) == [0, 1, 2] and dealers[0] == starter
+
+
+def test_equal_best_hands_share_the_mango_pot() -> None:
+    """RULES §5.4: equal best hands share what they take, the 芒果 pot too (the
+    scorekeeper shared it; the table gave it all to the first of them)."""
+    g = table(3, bobo=100)
+    deal(g, {})
+    g.do("raise", 2, 10)
+    g.do("fold", 0)
+    g.do("fold", 1)  # 揍芒: 5 from each of the other two next hand
+    deal(g, {2: ["B10", "B10", "R4", "B5"], 0: ["B4", "B4", "R4", "B5"],
+             1: ["B7", "B8", "R3", "B9"]})
+    assert g.state.pot == 10
+    play_to_showdown(g)
+    while g.phase is Phase.SHOWDOWN:
+        actor = g.to_act
+        assert actor is not None and g.hand is not None
+        g.apply(Action(Act.SPLIT, actor, None, tuple(g.hand.cards[actor])))
+    result = g.history[-1].result
+    assert result is not None and result.pot_takers == [2, 0]
+    assert [result.pot_share(i) for i in range(3)] == [5, 0, 5]
+    assert result.nets == [15, -20, 15] and g.state.pot == 0
+    assert g.chips_total() == 300
+
+
 # ---------------------------------------------------------------- log, JSON, replay
 def test_json_round_trip_and_replay() -> None:
     g = table(3)

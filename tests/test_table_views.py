@@ -444,3 +444,33 @@ def test_hint_shows_chances_as_the_split_rows_do(client: Client) -> None:
     assert "&lt;1%" in cells  # 天牌一对 over 人牌一对: it loses less than 1 time in 100
     for row in zip(cells[0::3], cells[1::3], cells[2::3], strict=True):
         assert sum(int(c.rstrip("%")) for c in row if c[0].isdigit()) <= 100
+
+
+def test_equal_best_hands_are_said_to_share_the_mango_pot() -> None:
+    """Two equal best hands eat the 皮 together and share the pot: the result says so and
+    each one's 芒果 line counts their half (engine: HandResult.pot_share)."""
+    from django.template.loader import render_to_string
+
+    from engine.game import Game
+    from tutorial.views.table import _result_view
+
+    g = Game.new([(x, None) for x in ("甲", "乙", "丙")], seed=7, dealer=0)
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({})))
+    g.apply(Action(Act.RAISE, 2, 10))
+    g.apply(Action(Act.FOLD, 0))
+    g.apply(Action(Act.FOLD, 1))  # 揍芒: the pot is 10 at the next deal
+    g.apply(Action(Act.DEAL, cards=g.stacked_deck({
+        2: ["B10", "B10", "R4", "B5"], 0: ["B4", "B4", "R4", "B5"], 1: ["B7", "B8", "R3", "B9"]})))
+    while g.phase.value == "betting":
+        actor = g.to_act
+        legal = g.legal_actions()
+        g.apply(Action(Act.CALL, actor) if Act.CALL in legal
+                else Action(Act.RAISE, actor, legal.min_raise))
+    while g.phase.value == "showdown":
+        actor = g.to_act
+        g.apply(Action(Act.SPLIT, actor, None, tuple(g.hand.cards[actor])))
+    view = _result_view(g, g.history[-1])
+    assert view is not None and view["pot_sharers"] == "丙、你"
+    assert {n["name"]: n["mango"] for n in view["nets"]} == {"丙": 5, "你": 0, "乙": -5}
+    html = render_to_string("table/result.html", {"result": view, "number": 2})
+    assert "丙、你 头尾一样大，一起吃皮，平分芒果池 10" in html

@@ -49,6 +49,7 @@ from django.utils import timezone
 
 from engine.mango import Mango, mango_amount, mango_payers
 from engine.rules import Rules, get_rules
+from engine.settle import pot_shares
 from tutorial.language import listing
 
 QUAN_STARTER_DEALS_LAST = True
@@ -453,11 +454,13 @@ class NightState:
             if winner is not None:
                 takers = [p for p in (self.by_name(str(n)) for n in data.get("pot_share", ()))
                           if p is not None and p.active]
-                split = _pot_shares(self.pot, [p.name for p in takers])
-                for p in takers:
-                    p.bobo += split.get(p.name, 0)
-                if not split:
-                    winner.bobo += self.pot
+                shared = takers if len(takers) > 1 else [winner]
+                shares = dict(zip([p.name for p in shared], pot_shares(self.pot, len(shared)),
+                                  strict=True))
+                for p in shared:
+                    p.bobo += shares[p.name]
+                if len(shared) > 1:  # the record names the shares of a pot eaten together
+                    split = shares
                 self.pot = 0
             if kind == "zou":
                 self.pending, self.pending_winner = Mango.ZOU, pot_to
@@ -504,15 +507,6 @@ class NightState:
         elif player is not None and event.kind == "back":  # rejoins with the 钵钵 they kept
             player.active = True
         return None
-
-
-def _pot_shares(pot: int, takers: list[str]) -> dict[str, int]:
-    """The pot shared evenly by players who ate the 皮 together (more than one; the odd
-    chips go to the first, who comes first by seat among equals); empty otherwise."""
-    if len(takers) < 2:
-        return {}
-    each, extra = divmod(pot, len(takers))
-    return {p: each + (1 if i < extra else 0) for i, p in enumerate(takers)}
 
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{10,40}")  # the shape of both tokens (new_token)

@@ -1298,7 +1298,7 @@ def build_hand(d: dict[str, Any]) -> list[Step]:
                                               pot=res.pot_won, mango=term("芒果")))
             for name, net in result.nets.items():
                 i = names.index(name)
-                if res.nets[i] != net + (res.pot_won if i == res.winner else 0):
+                if res.nets[i] != net + res.pot_share(i):
                     raise ValueError("the game and the settlement disagree")
             st_steps[-1].facts["pot_won"] = str(res.pot_won)
             st_steps[-1].seats = _seat_views(g, names)

@@ -47,6 +47,7 @@ from tutorial import jobs, ratelimit, table_store
 from tutorial.accounts import coach_off, owned, reader_key, writer_key
 from tutorial.fragments import is_htmx
 from tutorial.glossary import group_html
+from tutorial.language import listing
 from tutorial.models_table import PracticeTable
 from tutorial.pagecache import same_for_newcomers
 from tutorial.query import BadQuery, query_choice, query_int
@@ -264,7 +265,7 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
     # on its own line, the 芒果 (paid at the deal; the pot taken by whoever ate the 皮).
     nets = []
     for i in hand.order:
-        pot = res.pot_won if res.winner == i else 0
+        pot = res.pot_share(i)
         play, mango = res.nets[i] - pot, pot - hand.mango_paid[i]
         nets.append({"name": name[i], "play": play, "mango": mango, "net": play + mango})
     return {
@@ -272,6 +273,8 @@ def _result_view(game: Game, hand: Hand) -> dict[str, Any] | None:
         "winner": name.get(res.winner) if res.winner is not None else None,
         "winner_you": res.winner == HUMAN,
         "pot_won": res.pot_won, "carried": res.carried, "mango_next": res.mango_next,
+        # equal best hands ate the 皮 together and share the pot
+        "pot_sharers": listing([name[i] for i in res.pot_takers]),
         "order": [name[i] for i in res.order],
         "nets": nets, "mango": any(n["mango"] for n in nets),
         "transfers": transfers, "outcomes": outcomes, "splits": shown,
