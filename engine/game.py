@@ -105,6 +105,7 @@ class ErrorCode(StrEnum):
     RAISE_UNAFFORDABLE = "raise_unaffordable"  # the minimum raise exceeds the 钵钵
     TUO_NOT_ALLOWED = "tuo_not_allowed"
     NOBODY_TO_ANSWER = "nobody_to_answer"  # a bet when every other player still in is all in
+    CANNOT_COVER = "cannot_cover"  # a bet by a player whose 钵钵 does not exceed the level
     NOT_POSSIBLE = "not_possible"  # any other act not offered now
     RAISE_NEEDS_AMOUNT = "raise_needs_amount"
     RAISE_TOO_SMALL = "raise_too_small"
@@ -132,6 +133,7 @@ ERROR_PARAMS.update({
     ErrorCode.NOT_YOUR_TURN: frozenset({"name", "who"}),
     ErrorCode.RAISE_UNAFFORDABLE: frozenset({"min"}),
     ErrorCode.TUO_NOT_ALLOWED: frozenset({"level", "floor"}),
+    ErrorCode.CANNOT_COVER: frozenset({"bobo", "level"}),
     ErrorCode.NOT_POSSIBLE: frozenset({"act"}),
     ErrorCode.RAISE_TOO_SMALL: frozenset({"min", "level", "floor"}),
     ErrorCode.RAISE_TOO_BIG: frozenset({"max"}),
@@ -617,9 +619,14 @@ class Game:
             return ActionError(ErrorCode.NOBODY_TO_ANSWER,
                                "everyone else still in is all in: nobody could answer a "
                                "bet, so call (瞧) or fold (甩)")
+        bobo = self.state.seats[legal.seat].bobo if legal.seat is not None else 0
+        if kind in (Act.RAISE, Act.TUO, Act.QIAO) and bobo <= h.level:
+            return ActionError(ErrorCode.CANNOT_COVER,
+                               f"your 钵钵 ({bobo}) does not go above the level {h.level}: "
+                               "calling (瞧) puts it all in, or fold (甩)",
+                               bobo=bobo, level=h.level)
         if kind is Act.CHECK:
-            return ActionError(ErrorCode.CANNOT_CHECK,
-                               "you cannot 休 after a bet: call (瞧), raise or fold")
+            return ActionError(ErrorCode.CANNOT_CHECK, "you cannot 休 after a bet")
         if kind is Act.CALL:
             return ActionError(ErrorCode.NOTHING_TO_CALL, "there is nothing to call: 休 or bet")
         if kind is Act.RAISE:

@@ -149,6 +149,25 @@ def test_over_a_lone_all_in_only_call_or_fold() -> None:
     assert g.phase is Phase.SHOWDOWN  # nobody can bet: the cards are dealt out
 
 
+def test_a_player_who_cannot_go_above_the_level_is_told_to_call_or_fold() -> None:
+    """A 钵钵 no bigger than the level can only call all in or fold: a bet is refused
+    for that reason (it said "a raise must reach N: 敲 instead" while 敲 was refused
+    too), and a refused 休 names no act that is refused."""
+    g = table(bobo=[100, 30, 100])
+    deal(g, {})
+    g.do("raise", 2, 50)
+    g.do("call", 0)
+    assert g.to_act == 1 and set(g.legal_actions().acts) == {Act.CALL, Act.FOLD}
+    for act, amount in (("qiao", None), ("tuo", None), ("raise", 100)):
+        with pytest.raises(ActionError) as refused:
+            g.verify(Action(Act(act), 1, amount))
+        assert refused.value.code is ErrorCode.CANNOT_COVER, act
+        assert refused.value.params == {"bobo": 30, "level": 50}
+    with pytest.raises(ActionError) as refused:
+        g.verify(Action(Act.CHECK, 1))
+    assert refused.value.code is ErrorCode.CANNOT_CHECK and "raise" not in str(refused.value)
+
+
 def test_caller_cannot_raise_own_bet() -> None:
     g = table()
     deal(g, {})

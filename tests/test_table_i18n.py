@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 SAMPLE = {"act": "raise", "name": "电脑甲", "who": "电脑乙", "min": 10, "max": 100,
-          "level": 6, "floor": 5}
+          "level": 6, "floor": 5, "bobo": 4}
 
 # Pair names are not allowed outside lang="zh" elements on the table pages (but the
 # start form names the 地九王 option in its English label).
@@ -67,7 +67,7 @@ def test_every_error_code_has_a_message_in_both_languages() -> None:
         assert CJK.search(zh) and "%(" not in zh and "%(" not in en, code
         assert untranslated(f"<p>{en}</p>") == [], (code, en)
         for key in PLACEHOLDER.findall(msgid):
-            if key in ("min", "max", "level", "floor"):
+            if key in ("min", "max", "level", "floor", "bobo"):
                 assert str(SAMPLE[key]) in zh and str(SAMPLE[key]) in en, (code, key)
 
 

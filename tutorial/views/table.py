@@ -135,11 +135,13 @@ ERROR_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.NOBODY_TO_ACT: N_("现在谁都不用说话"),
     ErrorCode.NO_SANHUA: N_("这手牌不是三花（或者这一桌没开三花）"),
     ErrorCode.SHOWDOWN_SPLIT_ONLY: N_("已经比牌了：请扯牌，或者报三花"),
-    ErrorCode.CANNOT_CHECK: N_("有人下了注就不能休：瞧、返，或者甩"),
+    ErrorCode.CANNOT_CHECK: N_("有人下了注，就不能休了"),
     ErrorCode.NOTHING_TO_CALL: N_("没有注可瞧：休，或者下注"),
     ErrorCode.RAISE_UNAFFORDABLE: N_("返招至少要到 %(min)s，比你的钵钵还多：只能敲"),
     ErrorCode.TUO_NOT_ALLOWED: N_("拖就是翻到 %(level)s：低于返招的下限 %(floor)s，"
                                   "或者超过了你的钵钵"),
+    ErrorCode.CANNOT_COVER: N_("你的钵钵只有 %(bobo)s，不比现在的注 %(level)s 多："
+                               "瞧就是全押上，或者甩"),
     ErrorCode.NOBODY_TO_ANSWER: N_("还在的人都全下了，没人能再跟你的注：只能瞧或者甩"),
     ErrorCode.NOT_POSSIBLE: N_("现在不能“%(act)s”"),
     ErrorCode.RAISE_NEEDS_AMOUNT: N_("返招要写到多少"),
