@@ -720,7 +720,7 @@ class SplitVerdict(Verdict):
     chosen: SplitOption
     best: SplitOption
     naive: SplitOption
-    reason: str  # "naive_best" | "stronger_tail" | "stronger_head"
+    reason: str  # "naive_best" | "tie" | "stronger_tail" | "stronger_head"
     loss: float  # EV given up by the chosen split (0 when right)
 
 
@@ -796,10 +796,12 @@ def check_split(q: Question, answer: Answer, rules: Rules) -> SplitVerdict:
     if raw not in by_index:
         raise QuizError("invalid", f"{raw!r} is not one of the splits")
     chosen = by_index[raw]
-    best = next(o for o in q.options if o.best)
     naive = next(o for o in q.options if o.naive)
+    # the best split the sentence names: another one as good as the strongest 头 (a tie
+    # to three decimals), else the strongest 头 when it is the best, else the first best
+    best = next((o for o in q.options if o.best and not o.naive), naive)
     if naive.best:
-        reason = "naive_best"
+        reason = "tie" if best is not naive else "naive_best"
     elif best.tail.rank > naive.tail.rank:
         reason = "stronger_tail"
     else:

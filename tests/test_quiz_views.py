@@ -522,3 +522,13 @@ def test_chips_are_words_apart_in_the_text(client: Client) -> None:
     html = post(client, "bigger", token, q.solve(question, RULES)).content.decode()
     chips = re.sub(r"<[^>]+>", "", html[html.find("quiz-after__cards"):].split("</p>")[0])
     assert re.search(r"大小 \S+ 大小 \S+", chips), chips
+
+
+def test_a_split_as_good_as_the_biggest_head_is_said_to_be_as_good(client: Client) -> None:
+    """Seed 801 at level 2 (黑6 斧头 黑8 黑7): two splits show the same EV; answering
+    the biggest 头 is right, and the feedback names both as best (it named the other one
+    'the biggest group as 头')."""
+    token, question = issue(client, "split", 801, 2)
+    naive = next(o for o in question.options if o.naive)
+    html = post(client, "split", token, {"split": str(naive.index)}).content.decode()
+    assert "两种都算最好" in html and "最好的分法就是把最大的一组放在头" not in html
