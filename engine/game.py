@@ -615,16 +615,17 @@ class Game:
         h = self.state.hand
         assert h is not None
         floor = self.rules.stakes.raise_floor
-        if kind in (Act.RAISE, Act.TUO, Act.QIAO) and self._actable_count() < 2:
-            return ActionError(ErrorCode.NOBODY_TO_ANSWER,
-                               "everyone else still in is all in: nobody could answer a "
-                               "bet, so call (瞧) or fold (甩)")
-        bobo = self.state.seats[legal.seat].bobo if legal.seat is not None else 0
-        if kind in (Act.RAISE, Act.TUO, Act.QIAO) and bobo <= h.level:
-            return ActionError(ErrorCode.CANNOT_COVER,
-                               f"your 钵钵 ({bobo}) does not go above the level {h.level}: "
-                               "calling (瞧) puts it all in, or fold (甩)",
-                               bobo=bobo, level=h.level)
+        if kind in (Act.RAISE, Act.TUO, Act.QIAO):  # a bet: first what refuses every bet
+            if self._actable_count() < 2:
+                return ActionError(ErrorCode.NOBODY_TO_ANSWER,
+                                   "everyone else still in is all in: nobody could answer "
+                                   "a bet, so call (瞧) or fold (甩)")
+            bobo = self.state.seats[h.to_act].bobo if h.to_act is not None else 0
+            if bobo <= h.level:
+                return ActionError(ErrorCode.CANNOT_COVER,
+                                   f"your 钵钵 ({bobo}) does not go above the level "
+                                   f"{h.level}: calling (瞧) puts it all in, or fold (甩)",
+                                   bobo=bobo, level=h.level)
         if kind is Act.CHECK:
             return ActionError(ErrorCode.CANNOT_CHECK, "you cannot 休 after a bet")
         if kind is Act.CALL:
@@ -749,9 +750,7 @@ class Game:
             assert done.seat is not None
             self.state.seats[done.seat].left = False
         elif k is Act.END:  # the orbit's first dealer: the next one to deal
-            dealer = self.state.dealer
-            self.state.quan_start = (dealer if dealer in self.seated()
-                                     else self.next_seat(dealer))
+            self.state.quan_start = self.next_dealer()
             self.state.quan_moves = 0
         elif k is Act.DEAL:
             self._deal(done.cards)
@@ -785,13 +784,16 @@ class Game:
                 return cand
         raise ActionError(ErrorCode.NOBODY_TO_PASS, "nobody to pass to")
 
+    def next_dealer(self) -> int:
+        """The seat that deals the next hand: the dealer, or, if they have left, the next
+        seated player."""
+        dealer = self.state.dealer
+        return dealer if dealer in self.seated() else self.next_seat(dealer)
+
     def upcoming_order(self) -> list[int]:
         """The dealt-in seats of the next hand, from its 挡家 counterclockwise."""
         seated = self.seated()
-        dealer = self.state.dealer
-        if dealer not in seated:
-            dealer = self.next_seat(dealer)
-        first = self.next_seat(dealer)
+        first = self.next_seat(self.next_dealer())
         i = seated.index(first)
         return seated[i:] + seated[:i]
 
@@ -835,8 +837,7 @@ class Game:
         st = self.state
         rules = self.rules
         seated = self.seated()
-        if st.dealer not in seated:
-            st.dealer = self.next_seat(st.dealer)
+        st.dealer = self.next_dealer()
         order = self.upcoming_order()
         st.hand_no += 1
         n = len(st.seats)
