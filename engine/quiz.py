@@ -30,6 +30,7 @@ from functools import cache
 from itertools import pairwise
 
 from . import squeeze as sq
+from .advisor import advise
 from .cards import DECK, KINDS, Card, CardError, Kind, SingleClass, check_available, parse_kind
 from .groups import ALL_GROUPS, Category, Group
 from .hands import Outcome, Split, naive_split, sanhua, splits
@@ -732,8 +733,6 @@ def shown_ev(ev: float) -> Decimal:
 
 
 def _split_options(kinds: tuple[Kind, ...], rules: Rules) -> tuple[SplitOption, ...]:
-    from .advisor import advise  # imported here: it reads the strategy table on first use
-
     advice = advise(kinds, rules)
     top = shown_ev(max(s.ev for s in advice.splits))
     naive = naive_split(kinds, rules)
