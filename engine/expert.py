@@ -19,7 +19,7 @@ from the table's seed, the hand and the action count, so a table replays the sam
 
 **Splitting.**  At the showdown it prices every split (and 三花) in the situation at
 hand with :func:`engine.showdown.price` — its cards, the others' face-up cards, every
-stake and the 皮 — and takes the best.
+stake, the 皮 and the 芒果 pot — and takes the best.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import random
 from .bots import Policy, distribution, view
 from .game import Act, Action, Game
 from .review import alternatives, play_values, weighted_mean
-from .showdown import Opponent, Situation, price
+from .showdown import at_table, price
 
 __all__ = ["CAUTION", "CUT", "SPLIT_SAMPLES", "TEMPERATURE", "WORLDS",
            "expert_policy", "expert_split", "prices"]
@@ -84,24 +84,12 @@ def expert_policy(game: Game, seat: int) -> Policy:
     return tuple((a, w / total) for (a, _), w in zip(priced, weights, strict=True) if w)
 
 
-def situation(game: Game, seat: int) -> Situation:
-    """The showdown as ``seat`` sees it (for :func:`engine.showdown.price`)."""
-    hand = game.hand
-    assert hand is not None
-    kinds = game.kinds(seat)
-    opponents = tuple(
-        Opponent((game.kinds(o)[2], game.kinds(o)[3]), hand.committed[o])
-        for o in hand.order if o != seat and not hand.folded[o])
-    folded = tuple(hand.committed[o] for o in hand.order if hand.folded[o])
-    return Situation(game.rules, (kinds[0], kinds[1], kinds[2], kinds[3]),
-                     hand.committed[seat], opponents, folded)
-
-
 def expert_split(game: Game, seat: int) -> Action:
     """The best option of the showdown priced in the situation at hand."""
     hand = game.hand
     assert hand is not None
-    pricing = price(situation(game, seat), SPLIT_SAMPLES, _rng(game, "split").randrange(2**31))
+    pricing = price(at_table(game, seat, game.state.pot), SPLIT_SAMPLES,
+                    _rng(game, "split").randrange(2**31))
     best = pricing.options[pricing.best]
     if best.split is None:
         return Action(Act.SANHUA, seat)

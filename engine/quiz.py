@@ -678,13 +678,15 @@ class SplitOption:
         return win, push, lose
 
 
-def whole_percents(*shares: float) -> tuple[int, ...]:
-    """Shares that sum to 1 as whole percentages that sum to 100 (largest remainders get
-    the points that rounding down leaves over)."""
-    exact = [share * 100 for share in shares]
+def whole_percents(*shares: float, decimals: int = 0) -> tuple[int, ...]:
+    """Shares that sum to 1 as whole percentages that sum to 100 — or, with ``decimals``,
+    whole units of 10^-decimals per cent that sum to 100 · 10^decimals (largest
+    remainders get the units that rounding down leaves over)."""
+    total = 100 * 10 ** decimals
+    exact = [share * total for share in shares]
     floors = [int(x) for x in exact]
     by_remainder = sorted(range(len(exact)), key=lambda i: floors[i] - exact[i])
-    for i in by_remainder[:100 - sum(floors)]:
+    for i in by_remainder[:total - sum(floors)]:
         floors[i] += 1
     return tuple(floors)
 
@@ -693,19 +695,20 @@ def whole_percents(*shares: float) -> tuple[int, ...]:
 _NOTHING = 1e-12
 
 
-def shown_percents(*shares: float) -> tuple[str, ...]:
+def shown_percents(*shares: float, decimals: int = 0) -> tuple[str, ...]:
     """:func:`whole_percents` as a page prints them (before its "%"): a share that is not
-    nothing but rounds to 0 reads "<1", one short of certain that rounds to 100 reads
-    ">99", so that a real chance never reads "0" (nor a near-certainty "100") beside the
-    others; the rest are the whole percentages that sum to 100."""
+    nothing but rounds to 0 reads "<1" ("<0.1" with one decimal), one short of certain
+    that rounds to 100 reads ">99" (">99.9"), so that a real chance never reads "0" (nor
+    a near-certainty "100") beside the others; the rest are percentages that sum to 100."""
+    unit = 10 ** decimals
     out = []
-    for share, whole in zip(shares, whole_percents(*shares), strict=True):
+    for share, whole in zip(shares, whole_percents(*shares, decimals=decimals), strict=True):
         if whole == 0 and share > _NOTHING:
-            out.append("<1")
-        elif whole == 100 and share < 1 - _NOTHING:
-            out.append(">99")
+            out.append(f"<{1 / unit:.{decimals}f}")
+        elif whole == 100 * unit and share < 1 - _NOTHING:
+            out.append(f">{100 - 1 / unit:.{decimals}f}")
         else:
-            out.append(str(whole))
+            out.append(f"{whole / unit:.{decimals}f}")
     return tuple(out)
 
 

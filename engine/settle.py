@@ -117,10 +117,15 @@ def settle_ranked(seats: Sequence[Seat], keys: Mapping[str, Key]) -> Settlement:
 def net_ranked(seats: Sequence[Seat], keys: Mapping[str, Key], name: str, pot: int = 0
                ) -> int:
     """``settle_ranked(seats, keys).nets[name]`` without building the record (for
-    pricing many showdowns), plus ``pot`` (the table's pot) if ``name`` takes the 皮."""
+    pricing many showdowns), plus ``name``'s share of ``pot`` (the table's 芒果 pot) if
+    ``name`` eats the 皮 (alone, or with equal best hands: :func:`pot_shares`)."""
     players, tiers = _tiers(seats, keys)
     net = _run(seats, keys, players, tiers, None)[0][name]
-    return net + pot if _pi_to(players) == name else net
+    if pot and tiers:
+        takers = [s.name for s in tiers[0]]
+        if name in takers:
+            net += pot_shares(pot, len(takers))[takers.index(name)]
+    return net
 
 
 def _pi_to(players: Sequence[Seat]) -> str | None:

@@ -18,7 +18,8 @@ The model
 * Settlement is the real one, :func:`engine.settle.settle_ranked` (the core of
   :func:`engine.settle.settle`, which needs only the splits' ranks): order by 尾, every stake
   caps what it wins and loses, the best 尾 eats the 皮 seat by seat, equal hands
-  share.  The 芒果 pot is not part of the situation.
+  share; the table's 芒果 pot (``pot``, 0 by default) goes with the 皮, shared by equal
+  best hands.
 
 With one opponent every hidden pair is enumerated (exact, standard error 0).  With
 more, the hidden cards and the opponents' splits are sampled (a seeded
@@ -40,13 +41,14 @@ from typing import Any
 from .advisor import load_table
 from .cards import DECK, KINDS, Kind, check_available, parse_kinds
 from .chance import draw
+from .game import Game
 from .groups import ALL_GROUPS
 from .hands import Key, Split, sanhua, splits
 from .rules import Rules, get_rules
 from .settle import Seat, net_ranked
 
 __all__ = ["EXACT_LIMIT", "SAMPLES", "Option", "Pricing", "ShowdownError", "Situation",
-           "parse_situation", "price", "pricing_json", "situation_json"]
+           "at_table", "parse_situation", "price", "pricing_json", "situation_json"]
 
 EXACT_LIMIT = 4000  # enumerate when the hidden kind combinations are at most this many
 SAMPLES = 2500  # deals sampled otherwise (about 200 ms of one core with five opponents)
@@ -69,6 +71,7 @@ class Situation:
     stake: int
     opponents: tuple[Opponent, ...]
     folded: tuple[int, ...] = ()  # each folded seat's stake (its 皮)
+    pot: int = 0  # the table's 芒果 pot: to whoever eats the 皮
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,13 @@ class Pricing:
     exact: bool
     deals: int  # hidden-card combinations weighed (exact: physical, else samples)
     model: str
+    # the standard error of each difference of two options' EVs, priced on the same deals
+    # (paired: far below the two errors combined as if apart); all 0 when exact
+    diff_errors: tuple[tuple[float, ...], ...] = ()
+
+    def diff_error(self, i: int, j: int) -> float:
+        """The standard error of ``options[i].ev − options[j].ev``."""
+        return self.diff_errors[i][j] if self.diff_errors else 0.0
 
 
 # ---------------------------------------------------------------------- input
@@ -108,8 +118,8 @@ def _codes(value: Any, n: int, what: str) -> tuple[Kind, ...]:
 
 def parse_situation(data: Any, default_rules: str = "xuanjing") -> Situation:
     """Read ``{"rules", "me": {"cards", "stake"}, "opponents": [{"visible", "stake"}],
-    "folded": [stake, …]}``; raise :class:`ShowdownError` (or ``CardError`` /
-    ``RulesError``) for anything impossible."""
+    "folded": [stake, …], "pot": n}`` (``folded`` and ``pot`` optional); raise
+    :class:`ShowdownError` (or ``CardError`` / ``RulesError``) for anything impossible."""
     if not isinstance(data, Mapping):
         raise ShowdownError('expected an object {"rules", "me", "opponents", "folded"}')
     rules = get_rules(str(data.get("rules", default_rules)))
@@ -131,10 +141,27 @@ def parse_situation(data: Any, default_rules: str = "xuanjing") -> Situation:
     if not isinstance(raw_folded, list):
         raise ShowdownError('"folded" must be a list of stakes')
     folded = tuple(_int(f, f"folded stake {i}", 0) for i, f in enumerate(raw_folded, 1))
+    pot = _int(data.get("pot", 0), "pot", 0)
     if 1 + len(opps) + len(folded) > rules.max_seats:
         raise ShowdownError(f"a table seats at most {rules.max_seats} players")
     check_available(mine + tuple(k for o in opps for k in o.visible))
-    return Situation(rules, (mine[0], mine[1], mine[2], mine[3]), stake, tuple(opps), folded)
+    return Situation(rules, (mine[0], mine[1], mine[2], mine[3]), stake, tuple(opps), folded,
+                     pot)
+
+
+def at_table(game: Game, seat: int, pot: int) -> Situation:
+    """The showdown of ``game``'s hand as ``seat`` sees it: its four cards, the face-up
+    cards and stakes of the others still in, the 皮 of those who folded, and the 芒果
+    ``pot`` (``game.state.pot`` while the hand is played; a settled hand has paid it)."""
+    hand = game.hand
+    assert hand is not None
+    kinds = game.kinds(seat)
+    opponents = tuple(
+        Opponent((game.kinds(o)[2], game.kinds(o)[3]), hand.committed[o])
+        for o in hand.order if o != seat and not hand.folded[o])
+    folded = tuple(hand.committed[o] for o in hand.order if hand.folded[o])
+    return Situation(game.rules, (kinds[0], kinds[1], kinds[2], kinds[3]),
+                     hand.committed[seat], opponents, folded, pot)
 
 
 def situation_json(s: Situation) -> dict[str, Any]:
@@ -142,7 +169,7 @@ def situation_json(s: Situation) -> dict[str, Any]:
     return {"rules": s.rules.name, "me": {"cards": [k.code for k in s.mine], "stake": s.stake},
             "opponents": [{"visible": [k.code for k in o.visible], "stake": o.stake}
                           for o in s.opponents],
-            "folded": list(s.folded)}
+            "folded": list(s.folded), "pot": s.pot}
 
 
 # ---------------------------------------------------------------------- model
@@ -198,7 +225,7 @@ class _Settler:
         keys = dict(zip(self.names, theirs, strict=True))
         if self.options[option][1] is None:
             keys["me"] = self.keys[option]
-        net = net_ranked(self.seats, keys, "me")
+        net = net_ranked(self.seats, keys, "me", self.s.pot)
         self.cache[key] = net
         return net
 
@@ -270,12 +297,14 @@ def _add(totals: list[float], w: float, theirs: Sequence[tuple[tuple[Key, float]
 
 
 def _sampled(s: Situation, settler: _Settler, samples: int, seed: int
-             ) -> tuple[list[float], list[float]]:
+             ) -> tuple[list[float], list[float], tuple[tuple[float, ...], ...]]:
+    """Means, standard errors and the paired standard errors of every difference."""
     rng = random.Random(seed)
     pool = [k for k, n in _unseen(s).items() for _ in range(n)]
     n = len(settler.options)
     sums = [0.0] * n
     squares = [0.0] * n
+    cross = [[0.0] * n for _ in range(n)]
     need = 2 * len(s.opponents)
     order = {k: k.index for k in KINDS}.__getitem__
     for _ in range(samples):
@@ -285,14 +314,25 @@ def _sampled(s: Situation, settler: _Settler, samples: int, seed: int
             mix = _mixture(tuple(sorted((*o.visible, *hidden[2 * i:2 * i + 2]), key=order)),
                            s.rules)
             theirs.append(draw(mix, rng))
-        for opt in range(n):
-            x = settler.net(opt, theirs)
+        xs = [settler.net(opt, theirs) for opt in range(n)]
+        for opt, x in enumerate(xs):
             sums[opt] += x
             squares[opt] += x * x
+            row = cross[opt]
+            for other in range(opt):
+                row[other] += x * xs[other]
     means = [t / samples for t in sums]
-    errors = [math.sqrt(max(0.0, sq / samples - m * m) / max(1, samples - 1))
-              for sq, m in zip(squares, means, strict=True)]
-    return means, errors
+
+    def error(square: float, mean: float) -> float:
+        return math.sqrt(max(0.0, square / samples - mean * mean) / max(1, samples - 1))
+
+    errors = [error(sq, m) for sq, m in zip(squares, means, strict=True)]
+    # (x_i − x_j)² summed = Σx_i² + Σx_j² − 2 Σx_i·x_j
+    diffs = tuple(tuple(
+        0.0 if i == j else error(squares[i] + squares[j] - 2 * cross[max(i, j)][min(i, j)],
+                                 means[i] - means[j])
+        for j in range(n)) for i in range(n))
+    return means, errors, diffs
 
 
 def price(s: Situation, samples: int = SAMPLES, seed: int = 0) -> Pricing:
@@ -301,19 +341,20 @@ def price(s: Situation, samples: int = SAMPLES, seed: int = 0) -> Pricing:
     exact = _exact(s, settler)
     common = ("opponents' hidden cards from the unseen cards; opponents split by the "
               "advisor's equilibrium mixture and never declare 三花; real settlement")
+    diffs: tuple[tuple[float, ...], ...] = ()
     if exact is not None:
         means, deals = exact
         errors = [0.0] * len(means)
         model = f"exact over {deals} hidden-card combinations; {common}"
     else:
-        means, errors = _sampled(s, settler, samples, seed)
+        means, errors, diffs = _sampled(s, settler, samples, seed)
         deals = samples
         model = f"sampled {samples} deals (seed {seed}); {common}"
     options = tuple(Option(None if declared else split, declared, ev, err)
                     for (split, declared), ev, err in zip(settler.options, means, errors,
                                                           strict=True))
     best = max(range(len(options)), key=lambda i: (options[i].ev, -i))
-    return Pricing(options, best, exact is not None, deals, model)
+    return Pricing(options, best, exact is not None, deals, model, diffs)
 
 
 def pricing_json(p: Pricing) -> dict[str, Any]:

@@ -370,9 +370,9 @@ def test_split_chances_read_as_the_quiz_prints_them(client: Client) -> None:
     row need not sum to 100): now the split quiz's whole percents, a tiny chance "<1%"."""
     html = client.get("/calc/?p=a:10:B4,B8,B7,B5&p=b:10:RQ,RQ,R2,R2").content.decode()
     odds = re.findall(r'split-option__odds">([^<]*)<', html)
-    assert "对一家：吃 1% · 走 13% · 死 86%" in odds  # 0.43 % gets the leftover point
-    assert "对一家：吃 &lt;1% · 走 9% · 死 91%" in odds
-    assert "对一家：吃 98% · 走 2% · 死 0%" in odds  # two pairs of 天 and 地 never lose both
+    assert "对一个随机对手：吃 1% · 走 13% · 死 86%" in odds  # 0.43 % gets the leftover point
+    assert "对一个随机对手：吃 &lt;1% · 走 9% · 死 91%" in odds
+    assert "对一个随机对手：吃 98% · 走 2% · 死 0%" in odds  # 天 and 地 pairs never lose both
 
 
 # Everyone but 甲 folded (a 揍芒, or a fold-out in a later round): nothing is compared.

@@ -241,3 +241,27 @@ def test_a_rival_beaten_on_the_evaluation_worlds_gives_no_grade() -> None:
     with translation.override("en"):
         en = _figures(case)["why"]
     assert "did clearly better than" in en and "too close to call" in en
+
+
+def test_the_split_is_priced_with_the_mango_pot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The split's review prices the showdown with the 芒果 pot the hand was played for (it
+    goes with the 皮), as the review of the betting does: the situation carries the
+    hand's pot, and the figures are that pricing's."""
+    from engine.game import replay
+    from tutorial import coach
+
+    seen = []
+    real = coach.price
+    monkeypatch.setattr(coach, "price", lambda s: seen.append(s) or real(s))
+    checked = 0
+    for number, data in enumerate(fixed_hands(), 1):
+        review = _reviews()[number - 1]
+        if not review.get("split") or not review["split"]["pot"]:
+            continue
+        seen.clear()
+        again = review_export(data, number, worlds=30)["split"]
+        hand = replay(data["config"], data["log"]).history[-1]
+        assert [s.pot for s in seen] == [hand.pot_start] == [again["pot"]]
+        assert [o["ev"] for o in again["options"]] == [o.ev for o in real(seen[0]).options]
+        checked += 1
+    assert checked  # the fixed set holds hands played for a pot

@@ -18,6 +18,7 @@ from engine import (
     naive_split,
     settle,
 )
+from engine.settle import net_ranked
 
 XJ = get_rules("xuanjing")
 APP = get_rules("app")
@@ -76,8 +77,12 @@ def test_003_equal_head_and_tail_share_evenly() -> None:
     y = sp("B6 B6", "R6 R10")  # 中三 pair + 苕十六 (equal)
     loser = sp("B9 B8", "B7 B5")
     assert x.key(XJ) == y.key(XJ)
-    result = settle([Seat("x", 100, x), Seat("y", 100, y), Seat("z", 150, loser)], XJ)
+    seats = [Seat("x", 100, x), Seat("y", 100, y), Seat("z", 150, loser)]
+    result = settle(seats, XJ)
     assert result.nets == {"x": 75, "y": 75, "z": -150}
+    # the 芒果 pot goes with the 皮: shared too, the odd chip to the first (RULES §5.4)
+    keys = {s.name: s.split.key(XJ) for s in seats if s.split is not None}
+    assert [net_ranked(seats, keys, n, 11) for n in "xyz"] == [75 + 6, 75 + 5, -150]
 
 
 def test_003_a50_b200_c150() -> None:

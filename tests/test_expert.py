@@ -11,7 +11,7 @@ from engine.chance import draw
 from engine.game import BOT_LEVELS, Act, Action, Game, Phase, replay
 from engine.players import policy
 from engine.rules import Rules
-from engine.showdown import price
+from engine.showdown import at_table, price
 from engine.simulate import parse_bots, simulate
 from tests.test_bots import decisions
 
@@ -86,7 +86,7 @@ def test_split_is_priced_at_the_table() -> None:
     assert game.to_act == 0
     action = expert.expert_split(game, 0)
     assert game.can(action)
-    pricing = price(expert.situation(game, 0))
+    pricing = price(at_table(game, 0, game.state.pot))
     best = pricing.options[pricing.best].split
     assert best is not None and sorted(action.cards[2:]) == sorted(
         c for c in game.hand.cards[0] if c not in action.cards[:2])  # type: ignore[union-attr]

@@ -17,21 +17,22 @@ from hypothesis import strategies as st
 from engine.advisor import strategy_for
 from engine.cards import DECK
 from engine.hands import naive_split, sanhua, splits
-from engine.settle import Seat, net_ranked, settle
+from engine.settle import Seat, net_ranked, pot_shares, settle
 from engine.showdown import Situation, parse_situation, price
 
 ONE = {"me": {"cards": ["RQ", "R6", "R7", "B9"], "stake": 20},
-       "opponents": [{"visible": ["B10", "R8"], "stake": 20}], "folded": [3, 10]}
+       "opponents": [{"visible": ["B10", "R8"], "stake": 20}], "folded": [3, 10], "pot": 9}
 THREE = {"me": {"cards": ["R10", "B10", "BJ", "R8"], "stake": 40},
          "opponents": [{"visible": ["RQ", "B5"], "stake": 40},
                        {"visible": ["B4", "B7"], "stake": 15},
                        {"visible": ["R2", "JK"], "stake": 60}],
-         "folded": [3, 20]}
+         "folded": [3, 20], "pot": 7}
 
 
 def play_outs(s: Situation, n: int, seed: int) -> tuple[list[float], list[float]]:
     """Brute force: deal the physical unseen cards, let each opponent draw a split from
-    the advisor's mixture, settle the whole table with engine.settle."""
+    the advisor's mixture, settle the whole table with engine.settle (the 芒果 pot to
+    those who eat the 皮, shared)."""
     rng = random.Random(seed)
     pool = [c.kind for c in DECK]
     for k in (*s.mine, *(k for o in s.opponents for k in o.visible)):
@@ -50,8 +51,11 @@ def play_outs(s: Situation, n: int, seed: int) -> tuple[list[float], list[float]
             split = rng.choices(splits(kinds, s.rules), strategy_for(kinds, s.rules))[0]
             seats.append(Seat(f"o{i}", o.stake, split))
         for j, (split, declared) in enumerate(options):
-            net = settle([Seat("me", s.stake, split, sanhua=declared), *seats],
-                         s.rules).nets["me"]
+            result = settle([Seat("me", s.stake, split, sanhua=declared), *seats], s.rules)
+            net = result.nets["me"]
+            if "me" in result.pi_takers:
+                net += pot_shares(s.pot, len(result.pi_takers))[
+                    result.pi_takers.index("me")]
             sums[j] += net
             squares[j] += net * net
     means = [x / n for x in sums]
@@ -79,10 +83,13 @@ def test_three_hua_declared_is_worth_nothing_and_the_pi_matters() -> None:
     declared = priced.options[-1]
     assert declared.split is None and declared.sanhua == "三花十"
     assert declared.ev == 0 and declared.stderr == 0
-    without = parse_situation({**ONE, "folded": []})
-    with_pi = price(parse_situation(ONE))
-    for a, b in zip(price(without).options, with_pi.options, strict=True):
+    without = parse_situation({**ONE, "folded": [], "pot": 0})
+    with_pi = price(parse_situation({**ONE, "pot": 0}))
+    with_pot = price(parse_situation(ONE))
+    for a, b, c in zip(price(without).options, with_pi.options, with_pot.options,
+                       strict=True):
         assert b.ev >= a.ev  # a 皮 can only add
+        assert b.ev <= c.ev <= b.ev + ONE["pot"]  # the pot goes with the 皮
     assert len(parse_situation({**THREE, "rules": "app"}).opponents) == 3
 
 
@@ -106,8 +113,12 @@ def test_fast_net_equals_the_settlement(rng: random.Random, players: int, folds:
     seats += [Seat(f"f{i}", rng.randrange(0, 30), folded=True) for i in range(folds)]
     result = settle(seats, rules)
     keys = {s.name: s.split.key(rules) for s in seats if s.split is not None}
+    pot = rng.randrange(0, 20)
+    takers = list(result.pi_takers)
     for seat in seats:
+        share = pot_shares(pot, len(takers))[takers.index(seat.name)] if seat.name in takers else 0
         assert net_ranked(seats, keys, seat.name) == result.nets[seat.name]
+        assert net_ranked(seats, keys, seat.name, pot) == result.nets[seat.name] + share
 
 
 def run(data: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -152,3 +163,18 @@ def test_each_distinct_split_is_priced_once() -> None:
     options = price(parse_situation(data)).options
     assert len(options) == 2
     assert len({(o.split.head, o.split.tail) for o in options if o.split}) == 2
+
+
+def test_paired_errors_match_the_spread_of_differences_over_seeds() -> None:
+    """Each difference's paired standard error (one pricing) against the spread of that
+    difference over 40 independent pricings: the same within sampling noise."""
+    s = parse_situation(THREE)
+    runs = [price(s, 300, seed=seed) for seed in range(40)]
+    for i, j in ((0, 1), (0, 2), (1, 2), (0, 3)):
+        diffs = [r.options[i].ev - r.options[j].ev for r in runs]
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+        claimed = sum(r.diff_error(i, j) for r in runs) / len(runs)
+        assert 0.65 < claimed / spread < 1.5, (i, j, claimed, spread)
+        assert runs[0].diff_error(i, j) == runs[0].diff_error(j, i)
+    assert price(parse_situation(ONE)).diff_error(0, 1) == 0  # exact

@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.db import transaction
@@ -46,13 +45,13 @@ from engine.review import (
     retry,
     review,
 )
-from engine.showdown import Opponent, Situation, price
+from engine.showdown import at_table, price
 from tutorial.models_coach import HandReview, RetryPrice
 from tutorial.models_table import PracticeHand, PracticeTable
 from tutorial.table_store import replayed
 
 HUMAN = 0
-VERSION = 7  # bump when the stored review's shape or figures change: old rows are recomputed
+VERSION = 8  # bump when the stored review's shape or figures change: old rows are recomputed
 
 
 class CoachError(Exception):
@@ -97,20 +96,15 @@ def _spot(game: Game) -> dict[str, Any]:
 
 
 def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
-    """The learner's split at the showdown priced by :mod:`engine.showdown`."""
+    """The learner's split at the showdown priced by :mod:`engine.showdown` (the 芒果
+    pot the hand was played for goes with the 皮)."""
     h = game.hand
     assert h is not None and h.result is not None
     mine = h.result.splits.get(str(HUMAN))
     declared = h.result.sanhua.get(str(HUMAN))
     if h.result.how not in ("showdown", "sanhua") or (mine is None and declared is None):
         return None
-    kinds = tuple(game.kinds(HUMAN))
-    others = [s for s in h.order if s != HUMAN and not h.folded[s]]
-    situation = Situation(
-        game.rules, (kinds[0], kinds[1], kinds[2], kinds[3]), h.committed[HUMAN],
-        tuple(Opponent(tuple(game.kinds(s))[2:4], h.committed[s])  # type: ignore[arg-type]
-              for s in others),
-        tuple(h.committed[s] for s in h.order if h.folded[s]))
+    situation = at_table(game, HUMAN, h.pot_start)
     pricing = price(situation)
     options: list[dict[str, Any]] = []
     chosen = 0
@@ -135,10 +129,10 @@ def _split_review(game: Game, opening: int) -> dict[str, Any] | None:
     rival = max((i for i in range(len(options)) if i != chosen),
                 key=lambda i: options[i]["ev"], default=chosen)
     loss = options[rival]["ev"] - options[chosen]["ev"]
-    se = math.hypot(options[rival]["stderr"], options[chosen]["stderr"])
+    se = pricing.diff_error(rival, chosen)  # paired: both priced on the same deals
     return {"options": options, "best": best, "chosen": chosen, "loss": loss,
             "loss_stderr": se, "grade": grade(loss, se, opening), "exact": pricing.exact,
-            "pi": sum(situation.folded)}
+            "pi": sum(situation.folded), "pot": situation.pot}
 
 
 def compute(table: PracticeTable, number: int, worlds: int = WORLDS) -> dict[str, Any]:

@@ -10,6 +10,7 @@ account's other sessions.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -57,7 +58,7 @@ def attempt_wait(request: HttpRequest, username: str) -> int | None:
 
 def _limited(request: HttpRequest, template: str, context: dict[str, Any],
              wait: int) -> HttpResponse:
-    minutes = max(1, round(wait / 60))
+    minutes = max(1, math.ceil(wait / 60))  # never less than the real wait
     context["limit_error"] = _("尝试的次数太多了。为了保护账号，请 %(minutes)d 分钟后再试。") % {
         "minutes": minutes}
     response = render(request, template, context, status=429)

@@ -14,7 +14,6 @@ are not cached.
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 from collections import Counter
@@ -45,6 +44,7 @@ from engine.cards import DECK, KINDS, Kind
 from engine.groups import Group
 from engine.hands import Split, naive_split, sanhua, thumb_split
 from engine.numbers import NumberError, parse_int
+from engine.quiz import shown_percents
 from engine.rules import get_rules
 from engine.showdown import Opponent, Pricing, Situation, price
 from tutorial.fragments import is_htmx
@@ -305,24 +305,14 @@ def _result(kinds: tuple[Kind, ...], rules_name: str) -> dict[str, Any]:
                 "best": s.ev == top,
                 "naive": i == advice.naive,
                 "odds": [
-                    {
-                        "key": "win",
-                        "label": pgettext("splits", "吃"),
-                        "p": s.p_win,
-                        "text": percent(s.p_win),
-                    },
-                    {
-                        "key": "push",
-                        "label": pgettext("splits", "走"),
-                        "p": s.p_push,
-                        "text": percent(s.p_push),
-                    },
-                    {
-                        "key": "lose",
-                        "label": pgettext("splits", "死"),
-                        "p": s.p_lose,
-                        "text": percent(s.p_lose),
-                    },
+                    {"key": key, "label": label, "p": p, "text": text + "%"}
+                    for key, label, p, text in zip(
+                        ("win", "push", "lose"),
+                        (pgettext("splits", "吃"), pgettext("splits", "走"),
+                         pgettext("splits", "死")),
+                        (s.p_win, s.p_push, s.p_lose),
+                        shown_percents(s.p_win, s.p_push, s.p_lose, decimals=1),
+                        strict=True)
                 ],
             }
         )
@@ -506,6 +496,7 @@ def table_answer(s: Situation, rules_name: str) -> dict[str, Any]:
             "split": _split_view(a.split, rules_name) if a.split is not None else None,
             "ev": signed(a.ev, 1), "stderr": f"{a.stderr:.1f}" if a.stderr else "",
             "ev_raw": a.ev, "ev_nopi": signed(b.ev, 1),
+            "stderr_nopi": f"{b.stderr:.1f}" if b.stderr else "",
             "best": i == with_pi.best, "best_nopi": i == without.best,
         })
     pi = sum(s.folded)
@@ -524,9 +515,9 @@ def table_answer(s: Situation, rules_name: str) -> dict[str, Any]:
             "x": _option_name(without, without.best),
             "a": signed(without.options[without.best].ev, 1), "pi": pi,
             "y": _option_name(with_pi, with_pi.best), "b": signed(best.ev, 1)}
-    others = [o for i, o in enumerate(with_pi.options) if i != with_pi.best]
-    if not with_pi.exact and any(best.ev - o.ev < 2 * math.hypot(best.stderr, o.stderr)
-                                 for o in others):
+    if not with_pi.exact and any(
+            best.ev - o.ev < 2 * with_pi.diff_error(with_pi.best, i)
+            for i, o in enumerate(with_pi.options) if i != with_pi.best):
         effect += " " + gettext("最好的那种和另一种相差不到两个标准误差，可以当作差不多好。")
     return {"rows": rows, "effect": effect, "pi": pi, "exact": with_pi.exact,
             "deals": f"{with_pi.deals:,}", "opponents": len(s.opponents),
