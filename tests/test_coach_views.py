@@ -4,6 +4,7 @@ client, figures checked against the engine, bad input answered 4xx."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import subprocess
@@ -15,7 +16,7 @@ import pytest
 from django.test import Client
 
 from engine.game import Action, Game, card_by_label, cards_dealt, replay
-from engine.review import decision_json, review
+from engine.review import Z, decision_json, review
 from tests.coach_hands import _move, coached, drive
 from tests.jobs import work
 from tests.tables import game_of, table_of
@@ -201,7 +202,14 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
         for data in reviews
         for d in [*data["decisions"], *([data["split"]] if data["split"] else [])]))
     assert f'data-figure="chips">{signed(figures["chips"])}<' in html
+    # every estimate with its 95 % error: the parts' standard errors added in squares
+    assert figures["adjusted_error"] == pytest.approx(
+        Z * math.sqrt(sum(coach.adjusted(d)[1] for d in reviews)))
+    assert figures["adjusted_error"] > 0
+    assert (f'data-figure="adjusted">{signed(figures["adjusted"], 1)}</span> '
+            f'<span class="muted coach-error">± {figures["adjusted_error"]:.1f}</span>') in html
     for c in figures["costly"]:
+        assert c["error"] == pytest.approx(Z * c["decision"]["loss_stderr"])
         if not c["split"]:
             assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
 
@@ -228,7 +236,7 @@ def test_report_adds_up_to_the_tables_net_mango_included(
     for d in reviews:  # the luck-adjusted figure counts the 芒果 as certain
         if d["decisions"]:
             first = d["decisions"][0]
-            assert coach.adjusted(d) <= first["options"][first["chosen"]]["ev"] - d["mango"]
+            assert coach.adjusted(d)[0] <= first["options"][first["chosen"]]["ev"] - d["mango"]
 
 
 def test_adjusted_is_first_choice_minus_later_losses() -> None:
@@ -238,9 +246,9 @@ def test_adjusted_is_first_choice_minus_later_losses() -> None:
         {"round": 2, "chosen": 0, "options": [option], "loss": 4.0, "loss_stderr": 1.0},
         {"round": 3, "chosen": 0, "options": [option], "loss": 3.0, "loss_stderr": 2.0}],
         "split": {"loss": 2.0, "loss_stderr": 0.0}}
-    assert coach.adjusted(data) == 5.0 - 4.0 - 2.0  # the 3.0 is within two errors
-    assert coach.adjusted({**data, "mango": 3}) == 5.0 - 3 - 4.0 - 2.0
-    assert coach.adjusted({"net": 7, "mango": 3, "decisions": [], "split": None}) == 7
+    assert coach.adjusted(data) == (5.0 - 4.0 - 2.0, 1.0 + 1.0)  # the 3.0 is within two errors
+    assert coach.adjusted({**data, "mango": 3})[0] == 5.0 - 3 - 4.0 - 2.0
+    assert coach.adjusted({"net": 7, "mango": 3, "decisions": [], "split": None}) == (7, 0)
 
 
 def test_report_of_another_visitor_is_404_and_get_refused(played: tuple[Client, str]) -> None:

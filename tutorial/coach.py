@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db import transaction
@@ -38,6 +39,7 @@ from engine.groups import Group
 from engine.review import (
     WORLDS,
     ReviewError,
+    Z,
     decision_json,
     decisions,
     grade,
@@ -230,48 +232,66 @@ def counted(loss: float, loss_stderr: float) -> float:
     return float(loss) if interval(loss, loss_stderr)[0] > 0 else 0.0
 
 
-def adjusted(data: dict[str, Any]) -> float:
-    """The hand's luck-adjusted result (README, "Coach"): the expected chips of the
-    learner's first decision as chosen, minus the 芒果 the learner paid before the deal
-    (no luck in it), minus what every later decision and the split gave up (counted as
-    graded); a hand without a decision counts its result (芒果 included)."""
+def adjusted(data: dict[str, Any]) -> tuple[float, float]:
+    """The hand's luck-adjusted result (README, "Coach") and its variance: the expected
+    chips of the learner's first decision as chosen, minus the 芒果 the learner paid
+    before the deal (no luck in it), minus what every later decision and the split gave
+    up (counted as graded); a hand without a decision counts its result (芒果 included).
+    The variance adds the squared standard errors of the estimates it sums (each priced
+    on worlds of its own)."""
     decisions = data["decisions"]
     if not decisions:
-        return float(data["net"])
+        return float(data["net"]), 0.0
     first = decisions[0]
-    value = float(first["options"][first["chosen"]]["ev"]) - float(data["mango"])
-    later = sum(counted(d["loss"], d["loss_stderr"]) for d in decisions[1:])
+    chosen = first["options"][first["chosen"]]
+    value = float(chosen["ev"]) - float(data["mango"])
+    variance = float(chosen["stderr"]) ** 2
     split = data.get("split")
-    if split:
-        later += counted(split["loss"], split["loss_stderr"])
-    return value - later
+    for d in [*decisions[1:], *([split] if split else [])]:
+        cost = counted(d["loss"], d["loss_stderr"])
+        if cost:
+            value -= cost
+            variance += float(d["loss_stderr"]) ** 2
+    return value, variance
 
 
 def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, Any]:
     """A session's figures from its hands' reviews (oldest first); ``costly``: the
-    ``limit`` costliest decisions (all with ``None``), costliest first."""
+    ``limit`` costliest decisions (all with ``None``), costliest first.  Every estimated
+    figure comes with the half-width of its 95 % interval (``Z`` standard errors):
+    ``adjusted_error`` (the luck's too: the result itself is certain), ``lost_error`` per
+    kind, ``lost_per_hand`` and its error, each costly decision's ``error``."""
     lost = {"round1": 0.0, "rounds23": 0.0, "splits": 0.0}
+    lost_var = dict.fromkeys(lost, 0.0)
     costly: list[dict[str, Any]] = []
-    chips = adj = 0.0
+    chips = adj = adj_var = 0.0
     curve = []
     for data in reviews:
-        for k, d in enumerate(data["decisions"]):
-            cost = counted(d["loss"], d["loss_stderr"])
-            lost["round1" if d["round"] == 1 else "rounds23"] += cost
-            costly.append({"number": data["number"], "index": k, "round": d["round"],
-                           "loss": cost, "grade": d["grade"], "split": False, "decision": d})
         split = data.get("split")
-        if split:
-            cost = counted(split["loss"], split["loss_stderr"])
-            lost["splits"] += cost
-            costly.append({"number": data["number"], "index": None, "round": 4, "loss": cost,
-                           "grade": split["grade"], "split": True, "decision": split})
+        for k, d in enumerate([*data["decisions"], *([split] if split else [])]):
+            cost = counted(d["loss"], d["loss_stderr"])
+            is_split = k == len(data["decisions"])
+            kind = "splits" if is_split else "round1" if d["round"] == 1 else "rounds23"
+            lost[kind] += cost
+            if cost:
+                lost_var[kind] += float(d["loss_stderr"]) ** 2
+            costly.append({"number": data["number"], "index": None if is_split else k,
+                           "round": 4 if is_split else d["round"], "loss": cost,
+                           "error": Z * float(d["loss_stderr"]), "grade": d["grade"],
+                           "split": is_split, "decision": d})
         chips += data["net"]
-        adj += adjusted(data)
+        value, variance = adjusted(data)
+        adj += value
+        adj_var += variance
         curve.append({"number": data["number"], "chips": chips, "adjusted": adj})
     costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:limit]
+    hands = max(1, len(reviews))
     return {"hands": len(reviews), "chips": chips, "adjusted": adj, "luck": chips - adj,
-            "lost": lost, "costly": costly, "curve": curve}
+            "adjusted_error": Z * math.sqrt(adj_var), "lost": lost,
+            "lost_error": {k: Z * math.sqrt(v) for k, v in lost_var.items()},
+            "lost_per_hand": sum(lost.values()) / hands,
+            "lost_per_hand_error": Z * math.sqrt(sum(lost_var.values())) / hands,
+            "costly": costly, "curve": curve}
 
 
 def chart(curve: list[dict[str, Any]], width: int = 600, height: int = 220,

@@ -372,6 +372,7 @@ def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpRespo
     for k, d in enumerate(data["decisions"]):
         shown = _figures({**d, "opening": data["opening"], "index": k})
         shown["loss_shown"] = coach.counted(d["loss"], d["loss_stderr"]) > 0
+        shown["loss_error"] = Z * d["loss_stderr"]
         decisions.append(shown)
     return render(request, "coach/_summary.html",
                   {"decisions": decisions, "split": _split(data["split"], data["opening"])})
@@ -613,7 +614,8 @@ def _sessions(request: HttpRequest) -> list[dict[str, Any]]:
         r = coach.report(by_table.get(t.id, []))
         out.append({"id": t.id, "created": t.created, "finished": t.finished,
                     "hands": r["hands"], "chips": r["chips"], "adjusted": r["adjusted"],
-                    "lost_per_hand": sum(r["lost"].values()) / max(1, r["hands"])})
+                    "adjusted_error": r["adjusted_error"], "lost_per_hand": r["lost_per_hand"],
+                    "lost_per_hand_error": r["lost_per_hand_error"]})
     return out
 
 
