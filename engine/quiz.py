@@ -279,7 +279,9 @@ def gen_bigger(seed: int, level: int, rules: Rules, focus: str | None = None) ->
     for _ in range(200):
         a = target or rng.choice(ALL_GROUPS)
         options = [g for g in ALL_GROUPS if _bigger_ok(a, g, level, rules)]
-        if not options and level == 3:  # 天九王, 丁二皇: no partner in their tier
+        if not options and level == 3 and target is not None:
+            # 天九王, 丁二皇 have no partner in their tier: a review of one of them is asked
+            # against the nearest ranks; a question of the level itself draws another group
             options = [g for g in ALL_GROUPS
                        if g != a and _dealable(a, g) and abs(g.rank(rules) - a.rank(rules)) <= 2]
         if options:
@@ -724,7 +726,7 @@ class SplitVerdict(Verdict):
     chosen: SplitOption
     best: SplitOption
     naive: SplitOption
-    reason: str  # "naive_best" | "tie" | "stronger_tail" | "stronger_head"
+    reason: str  # "naive_best" | "tie" | "all_tie" | "stronger_tail" | "stronger_head"
     loss: float  # EV given up by the chosen split (0 when right)
 
 
@@ -802,7 +804,9 @@ def check_split(q: Question, answer: Answer, rules: Rules) -> SplitVerdict:
     # the best split the sentence names: another one as good as the strongest 头 (a tie
     # to three decimals), else the strongest 头 when it is the best, else the first best
     best = next((o for o in q.options if o.best and not o.naive), naive)
-    if naive.best:
+    if naive.best and len(q.options) > 2 and all(o.best for o in q.options):
+        reason = "all_tie"  # every split as good: none to name against another
+    elif naive.best:
         reason = "tie" if best is not naive else "naive_best"
     elif best.tail.rank > naive.tail.rank:
         reason = "stronger_tail"

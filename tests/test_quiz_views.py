@@ -332,6 +332,12 @@ def test_review_serves_due_cards_first_and_reschedules(client: Client,
     card = ReviewCard.objects.get(item=item)
     assert card.state == fsrs.State.Review and card.reviews == 2
     assert card.due > clock.now + timedelta(days=1)
+    # the progress page links the drill answer to its question; the review answer has no
+    # address of its own (seed and level alone would draw another question)
+    recent = client.get("/quiz/progress/").content.decode()
+    recent = recent[recent.find("progress-recent"):]
+    assert recent.count("?seed=") == 1 and "?seed=21&amp;level=1" in recent
+    assert "· 复习" in recent
 
 
 def test_drilling_a_card_that_is_not_due_leaves_it_alone() -> None:
