@@ -41,14 +41,14 @@ def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -
     for d in data["decisions"]:
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
         assert (f"这手牌 {100 * d['win']:.0f}% 的牌局会赢钱" if d["exact"] else
-                f"这手牌约 {100 * d['win']:.0f}%（误差 ±{percentage(d['win_stderr'])}%）"
-                "的牌局会赢钱") in html
+                f"这手牌约 {100 * d['win']:.0f}%（95% 的误差范围 "
+                f"±{percentage(Z * d['win_stderr'])}%）的牌局会赢钱") in html
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     for d in data["decisions"]:
         assert (f"come out ahead in {100 * d['win']:.0f}% of the deals." if d["exact"] else
                 f"come out ahead in about {100 * d['win']:.0f}% of the deals "
-                f"(± {percentage(d['win_stderr'])}%)") in html
+                f"(95 % margin of error ± {percentage(Z * d['win_stderr'])}%)") in html
 
 
 def test_a_small_error_is_never_shown_as_zero() -> None:
@@ -146,8 +146,9 @@ def test_every_sentence_agrees_with_its_figures() -> None:
                 assert "至少要" not in zh and (call["share"] >= 1 or "没有一种" in zh), zh
                 share, needs = call["share"] * 100, 100 * float(call["share"] < 1)
             else:
-                share = _number(r"瞧下去，约 ([\d.]+)%（±[\d.]+%）的牌局最后比现在甩牌强"
-                                if about else r"瞧下去，([\d.]+)% 的牌局最后比现在甩牌强", zh)
+                share = _number(r"瞧下去，约 ([\d.]+)%（95% 的误差范围 ±[\d.]+%）的牌局"
+                                r"最后比现在甩牌强" if about
+                                else r"瞧下去，([\d.]+)% 的牌局最后比现在甩牌强", zh)
                 needs = _number(r"至少要 ([\d.]+)%", zh)
             if "所以瞧比甩平均多" in zh:
                 assert share > needs and gap > Z * options["call"]["stderr"]
@@ -265,3 +266,21 @@ def test_the_split_is_priced_with_the_mango_pot(monkeypatch: pytest.MonkeyPatch)
         assert [o["ev"] for o in again["options"]] == [o.ev for o in real(seen[0]).options]
         checked += 1
     assert checked  # the fixed set holds hands played for a pot
+
+
+def test_exact_is_said_of_what_was_counted(played: tuple[Client, str]) -> None:
+    """精确 where every world was counted (an exact decision, a fold, a 三花 declared),
+    the error elsewhere — also when a sampled option's worlds all agreed (±0.0): it said
+    精确 or ±0.0 by the float's rounding."""
+    client, tid = played
+    html = client.get(f"/coach/{tid}/1/").content.decode()
+    data = HandReview.objects.get(table=table_of(f"/table/{tid}/"), number=1).data
+    shown = re.findall(r'<th scope="row">.*?</th><td>[^<]*</td><td>([^<]*)</td></tr>', html,
+                       re.S)
+    split = data["split"]
+    expected = [("精确" if d["exact"] or o["kind"] == "fold" else f"±{o['stderr']:.1f}")
+                for d in data["decisions"] for o in d["options"]]
+    expected += [("精确" if split["exact"] or o.get("sanhua") else f"±{o['stderr']:.1f}")
+                 for o in (split["options"] if split else [])]
+    assert shown == expected
+    assert "精确" in shown and any(s.startswith("±") for s in shown)

@@ -127,9 +127,8 @@ def _figures(d: dict[str, Any]) -> dict[str, Any]:
                for i, o in enumerate(d["options"])]
     best, chosen = options[d["best"]], options[d["chosen"]]
     rival = options[d.get("rival", d["best"])]
-    units = d["loss"] / max(1, d.get("opening", 1))
     return {**d, "options": options, "best_label": best["label"],
-            "chosen_label": chosen["label"], "units": units, "gloss": gloss(d["grade"]),
+            "chosen_label": chosen["label"], "gloss": gloss(d["grade"]),
             "why": why(d, rival["label"], chosen["label"]),
             "higher": higher(options, best, rival)}
 
@@ -169,7 +168,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "best": rival, "chosen": chosen, "loss": chips(d["loss"]), "low": chips(low),
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
-        "win": percentage(d.get("win", 0)), "win_se": percentage(d.get("win_stderr", 0))}
+        "win": percentage(d.get("win", 0)),
+        # every "±" in these sentences is a 95 % margin (Z standard errors), as the loss's
+        "win_se": percentage(Z * d.get("win_stderr", 0))}
     exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
@@ -222,9 +223,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         calling = next(o for o in d["options"] if o["kind"] == "call")
         gap = calling["ev"] - fold["ev"]
         share, needs = percentages(call["share"], call["needs"])
-        words |= {"share": share, "share_se": percentage(call["share_stderr"]), "needs": needs,
-                  "needs_se": percentage(call["needs_stderr"]), "gain": chips(call["gain"]),
-                  "lose": chips(call["loss"]), "gap": chips(abs(gap)),
+        words |= {"share": share, "share_se": percentage(Z * call["share_stderr"]),
+                  "needs": needs, "needs_se": percentage(Z * call["needs_stderr"]),
+                  "gain": chips(call["gain"]), "lose": chips(call["loss"]), "gap": chips(abs(gap)),
                   "se": chips(Z * calling["stderr"])}  # the 95 % margin the test uses
         if call["share"] >= 1:  # every world counted on one side: no share to weigh
             second = _("瞧要再放 %(call)s。瞧下去，算到的每一种牌局最后都比现在甩牌强，"
@@ -237,8 +238,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
                        "平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；要不亏，这个比例"
                        "至少要 %(needs)s%%。") % words
         else:
-            second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（±%(share_se)s%%）的牌局"
-                       "最后比现在甩牌强，平均强 %(gain)s 个筹码，其余的平均差 %(lose)s 个；"
+            second = _("瞧要再放 %(call)s。瞧下去，约 %(share)s%%（95%% 的误差范围 "
+                       "±%(share_se)s%%）的牌局最后比现在甩牌强，平均强 %(gain)s 个筹码，"
+                       "其余的平均差 %(lose)s 个；"
                        "要不亏，这个比例至少要 %(needs)s%%（±%(needs_se)s%%）。") % words
         if exact:
             if gap == 0:
@@ -261,8 +263,8 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
     if "win" in d and exact:  # another measure, in a sentence of its own
         second += _("要是现在就摊牌、谁也不再下注，这手牌 %(win)s%% 的牌局会赢钱。") % words
     elif "win" in d:
-        second += _("要是现在就摊牌、谁也不再下注，这手牌约 %(win)s%%（误差 ±%(win_se)s%%）"
-                    "的牌局会赢钱。") % words
+        second += _("要是现在就摊牌、谁也不再下注，这手牌约 %(win)s%%（95%% 的误差范围 "
+                    "±%(win_se)s%%）的牌局会赢钱。") % words
     if d.get("pi"):
         second += _("甩牌的人留下的皮有 %(pi)s，归尾最大的人。") % words
     if exact:
@@ -284,13 +286,14 @@ def split_label(o: dict[str, Any]) -> str:
                        _("头"), o["head_name"], _("尾"), o["tail_name"])
 
 
-def _split(s: dict[str, Any] | None, opening: int) -> dict[str, Any] | None:
+def _split(s: dict[str, Any] | None) -> dict[str, Any] | None:
     if s is None:
         return None
+    low, high = interval(s["loss"], s["loss_stderr"])
     options = [{**o, "label": split_label(o), "best": i == s["best"], "chosen": i == s["chosen"]}
                for i, o in enumerate(s["options"])]
-    return {**s, "options": options, "units": s["loss"] / max(1, opening),
-            "gloss": gloss(s["grade"])}
+    return {**s, "options": options, "gloss": gloss(s["grade"]), "low": chips(low),
+            "high": chips(high)}
 
 
 @require_safe
@@ -322,7 +325,7 @@ def review_page(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpR
     else:
         problem, status = "", 200
     context = {"table": table, "number": number, "players": players, "review": data,
-               "decisions": decisions, "split": _split(data["split"], data["opening"]),
+               "decisions": decisions, "split": _split(data["split"]),
                "replay": _step(row, step, decisions), "problem": problem}
     if is_htmx(request) and "step" in request.GET:
         return render(request, "coach/review.html#replay", context, status=status)
@@ -375,7 +378,7 @@ def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpRespo
         shown["loss_error"] = Z * d["loss_stderr"]
         decisions.append(shown)
     return render(request, "coach/_summary.html",
-                  {"decisions": decisions, "split": _split(data["split"], data["opening"])})
+                  {"decisions": decisions, "split": _split(data["split"])})
 
 
 @require_POST
