@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from engine.game import Action, Game, card_by_label, cards_dealt, replay
-from engine.review import Z, decision_json, review
+from engine.review import Z_LOOKS, decision_json, review
 from tests.coach_hands import _move, coached, drive
 from tests.jobs import work
 from tests.tables import game_of, table_of
@@ -204,12 +204,12 @@ def test_report_reviews_the_rest_and_adds_up(played: tuple[Client, str]) -> None
     assert f'data-figure="chips">{signed(figures["chips"])}<' in html
     # every estimate with its 95 % error: the parts' standard errors added in squares
     assert figures["adjusted_error"] == pytest.approx(
-        Z * math.sqrt(sum(coach.adjusted(d)[1] for d in reviews)))
+        Z_LOOKS * math.sqrt(sum(coach.adjusted(d)[1] for d in reviews)))
     assert figures["adjusted_error"] > 0
-    assert (f'data-figure="adjusted">{signed(figures["adjusted"], 1)}</span> '
-            f'<span class="muted coach-error">± {figures["adjusted_error"]:.1f}</span>') in html
+    error = f'<span class="muted coach-error">±&nbsp;{figures["adjusted_error"]:.1f}</span>'
+    assert f'data-figure="adjusted">{signed(figures["adjusted"], 1)}</span> {error}' in html
     for c in figures["costly"]:
-        assert c["error"] == pytest.approx(Z * c["decision"]["loss_stderr"])
+        assert c["error"] == pytest.approx(Z_LOOKS * c["decision"]["loss_stderr"])
         if not c["split"]:
             assert f"/coach/{tid}/{c['number']}/retry/{c['index']}/" in html
 

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from engine.review import CLOSE, Z_LOOKS, Z, band
+from engine.review import CLOSE, Z_LOOKS, band
 from tests.coach_hands import coached, fixed_hands
 from tests.english import CJK, game_terms
 from tests.tables import table_of
@@ -42,13 +42,13 @@ def test_the_sentence_says_how_often_the_hand_wins(played: tuple[Client, str]) -
         assert 0 <= d["win"] <= 1 and d["win_stderr"] >= 0
         assert (f"这手牌 {100 * d['win']:.0f}% 的牌局会赢钱" if d["exact"] else
                 f"这手牌约 {100 * d['win']:.0f}%（95% 的误差范围 "
-                f"±{percentage(Z * d['win_stderr'])}%）的牌局会赢钱") in html
+                f"±{percentage(Z_LOOKS * d['win_stderr'])}%）的牌局会赢钱") in html
     client.cookies["django_language"] = "en"
     html = client.get(f"/coach/{tid}/1/").content.decode()
     for d in data["decisions"]:
         assert (f"come out ahead in {100 * d['win']:.0f}% of the deals." if d["exact"] else
                 f"come out ahead in about {100 * d['win']:.0f}% of the deals "
-                f"(95 % margin of error ± {percentage(Z * d['win_stderr'])}%)") in html
+                f"(95 % margin of error ±\u00a0{percentage(Z_LOOKS * d['win_stderr'])}%)") in html
 
 
 def test_a_small_error_is_never_shown_as_zero() -> None:
@@ -139,7 +139,7 @@ def test_every_sentence_agrees_with_its_figures() -> None:
         if d.get("to_call") and call:
             options = {o["kind"]: o for o in d["options"]}
             gap = options["call"]["ev"] - options["fold"]["ev"]
-            margin = chips(Z * options["call"]["stderr"])  # the margin the gap is tested by
+            margin = chips(Z_LOOKS * options["call"]["stderr"])  # the margin the gap is tested by
             assert d["exact"] or f"误差范围（±{margin}）" in zh or f"误差范围 ±{margin}" in zh
             if not 0 < call["share"] < 1:  # every world on one side: no share to weigh
                 assert ("算到的每一种牌局最后都比现在甩牌强" in zh) == (call["share"] >= 1), zh
@@ -151,15 +151,15 @@ def test_every_sentence_agrees_with_its_figures() -> None:
                                 else r"瞧下去，([\d.]+)% 的牌局最后比现在甩牌强", zh)
                 needs = _number(r"至少要 ([\d.]+)%", zh)
             if "所以瞧比甩平均多" in zh:
-                assert share > needs and gap > Z * options["call"]["stderr"]
+                assert share > needs and gap > Z_LOOKS * options["call"]["stderr"]
             elif "所以瞧比甩平均少" in zh:
-                assert share < needs and -gap > Z * options["call"]["stderr"]
+                assert share < needs and -gap > Z_LOOKS * options["call"]["stderr"]
                 chosen = d["options"][d["chosen"]]["kind"]
                 assert not (d["grade"] == "好" and chosen == "call" and -gap > opening / 2), zh
             elif d["exact"]:
                 assert "瞧和甩平均一样多" in zh and gap == 0
             else:
-                assert "在 95% 的误差范围" in zh and abs(gap) <= Z * options["call"]["stderr"]
+                assert "在 95% 的误差范围" in zh and abs(gap) <= Z_LOOKS * options["call"]["stderr"]
         assert (f"这手牌{about}" in zh) == ("win" in d)
 
 

@@ -38,8 +38,8 @@ from engine.game import (
 from engine.groups import Group
 from engine.review import (
     WORLDS,
+    Z_LOOKS,
     ReviewError,
-    Z,
     decision_json,
     decisions,
     grade,
@@ -258,7 +258,8 @@ def adjusted(data: dict[str, Any]) -> tuple[float, float]:
 def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, Any]:
     """A session's figures from its hands' reviews (oldest first); ``costly``: the
     ``limit`` costliest decisions (all with ``None``), costliest first.  Every estimated
-    figure comes with the half-width of its 95 % interval (``Z`` standard errors):
+    figure comes with the half-width of its 95 % interval (``Z_LOOKS`` standard errors,
+    as the grade's interval: one number never gets two margins):
     ``adjusted_error`` (the luck's too: the result itself is certain), ``lost_error`` per
     kind, ``lost_per_hand`` and its error, each costly decision's ``error``."""
     lost = {"round1": 0.0, "rounds23": 0.0, "splits": 0.0}
@@ -277,7 +278,7 @@ def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, An
                 lost_var[kind] += float(d["loss_stderr"]) ** 2
             costly.append({"number": data["number"], "index": None if is_split else k,
                            "round": 4 if is_split else d["round"], "loss": cost,
-                           "error": Z * float(d["loss_stderr"]), "grade": d["grade"],
+                           "error": Z_LOOKS * float(d["loss_stderr"]), "grade": d["grade"],
                            "split": is_split, "decision": d})
         chips += data["net"]
         value, variance = adjusted(data)
@@ -287,10 +288,10 @@ def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, An
     costly = sorted((c for c in costly if c["loss"] > 0), key=lambda c: -c["loss"])[:limit]
     hands = max(1, len(reviews))
     return {"hands": len(reviews), "chips": chips, "adjusted": adj, "luck": chips - adj,
-            "adjusted_error": Z * math.sqrt(adj_var), "lost": lost,
-            "lost_error": {k: Z * math.sqrt(v) for k, v in lost_var.items()},
+            "adjusted_error": Z_LOOKS * math.sqrt(adj_var), "lost": lost,
+            "lost_error": {k: Z_LOOKS * math.sqrt(v) for k, v in lost_var.items()},
             "lost_per_hand": sum(lost.values()) / hands,
-            "lost_per_hand_error": Z * math.sqrt(sum(lost_var.values())) / hands,
+            "lost_per_hand_error": Z_LOOKS * math.sqrt(sum(lost_var.values())) / hands,
             "costly": costly, "curve": curve}
 
 

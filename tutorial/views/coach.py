@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from engine.game import Act, Action, ActionError, Game, card_by_label
 from engine.numbers import MAX_AMOUNT, NumberError, parse_int
-from engine.review import CLOSE, Z, band, grade, interval
+from engine.review import CLOSE, Z_LOOKS, band, grade, interval
 from tutorial import coach, jobs, table_store
 from tutorial.accounts import coach_off, reader_key, switch_coach
 from tutorial.fragments import is_htmx
@@ -169,8 +169,9 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         "high": chips(high), "half": chips(opening / 2), "units": f"{d['loss'] / opening:.1f}",
         "call": d.get("to_call", 0), "pi": d.get("pi", 0),
         "win": percentage(d.get("win", 0)),
-        # every "±" in these sentences is a 95 % margin (Z standard errors), as the loss's
-        "win_se": percentage(Z * d.get("win_stderr", 0))}
+        # every "±" in these sentences is the grade's 95 % margin (Z_LOOKS standard errors:
+        # the evaluation looks at its worlds up to three times), as the loss's interval
+        "win_se": percentage(Z_LOOKS * d.get("win_stderr", 0))}
     exact = d.get("exact", False)  # every world counted: no interval, no error
     if d.get("rival", d["best"]) == d["chosen"]:
         first = _("没有哪种选择明显比你的“%(chosen)s”好。") % words
@@ -223,10 +224,10 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
         calling = next(o for o in d["options"] if o["kind"] == "call")
         gap = calling["ev"] - fold["ev"]
         share, needs = percentages(call["share"], call["needs"])
-        words |= {"share": share, "share_se": percentage(Z * call["share_stderr"]),
-                  "needs": needs, "needs_se": percentage(Z * call["needs_stderr"]),
+        words |= {"share": share, "share_se": percentage(Z_LOOKS * call["share_stderr"]),
+                  "needs": needs, "needs_se": percentage(Z_LOOKS * call["needs_stderr"]),
                   "gain": chips(call["gain"]), "lose": chips(call["loss"]), "gap": chips(abs(gap)),
-                  "se": chips(Z * calling["stderr"])}  # the 95 % margin the test uses
+                  "se": chips(Z_LOOKS * calling["stderr"])}  # the 95 % margin the test uses
         if call["share"] >= 1:  # every world counted on one side: no share to weigh
             second = _("瞧要再放 %(call)s。瞧下去，算到的每一种牌局最后都比现在甩牌强，"
                        "平均强 %(gain)s 个筹码。") % words
@@ -249,7 +250,7 @@ def why(d: dict[str, Any], rival: str, chosen: str) -> str:
                 second += _("所以瞧比甩平均多 %(gap)s 个筹码。") % words
             else:
                 second += _("所以瞧比甩平均少 %(gap)s 个筹码。") % words
-        elif abs(gap) <= Z * calling["stderr"]:
+        elif abs(gap) <= Z_LOOKS * calling["stderr"]:
             second += _("瞧和甩平均差 %(gap)s 个筹码，在 95%% 的误差范围（±%(se)s）"
                         "以内。") % words
         elif gap > 0:
@@ -375,7 +376,7 @@ def summary(request: HttpRequest, table_id: uuid.UUID, number: int) -> HttpRespo
     for k, d in enumerate(data["decisions"]):
         shown = _figures({**d, "opening": data["opening"], "index": k})
         shown["loss_shown"] = coach.counted(d["loss"], d["loss_stderr"]) > 0
-        shown["loss_error"] = Z * d["loss_stderr"]
+        shown["loss_error"] = Z_LOOKS * d["loss_stderr"]
         decisions.append(shown)
     return render(request, "coach/_summary.html",
                   {"decisions": decisions, "split": _split(data["split"])})
