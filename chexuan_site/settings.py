@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # ?course= that is no lesson: the page says so (base.html) and answers 400
     "tutorial.course.BadCourseMiddleware",
+    # an empty 405 gets the site's page (which methods the address takes)
+    "tutorial.views.errors.NotAllowedMiddleware",
 ]
 
 ROOT_URLCONF = "chexuan_site.urls"

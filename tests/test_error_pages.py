@@ -19,6 +19,7 @@ PAGES = (
     ("403.html", "denied-title", "这一步不能做", "This cannot be done"),
     ("403_csrf.html", "csrf-title", "表单已经过期", "This form has expired"),
     ("404.html", "nf-title", "找不到这一页", "Page not found"),
+    ("405.html", "method-title", "这个地址不收这种请求", "This address does not take that request"),
     ("429.html", "limit-title", "请求太频繁了", "Too many requests"),
 )
 SITE = {"zh-hans": "扯旋学堂", "en": "Chexuan School"}

@@ -55,7 +55,11 @@ def test_unserved_methods_are_405(client: Client, url: str) -> None:
     assert allowed is not None
     assert "HEAD" in allowed or "GET" not in allowed
     if "POST" not in allowed:
-        assert client.post(url).status_code == 405, url
+        refused = client.post(url)
+        assert refused.status_code == 405, url
+        # the site's page, saying which methods the address takes (the body was empty)
+        assert "这个地址不收这种请求" in refused.content.decode(), url
+        assert refused["Allow"] == response["Allow"], url
     if "GET" not in allowed:
         assert client.get(url).status_code == 405, url
     assert HealthProbe.objects.count() == probes

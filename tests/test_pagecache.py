@@ -53,6 +53,34 @@ def test_cache_keeps_languages_and_htmx_apart(client: Client) -> None:
     assert '<html lang="en"' in english and '<html lang="zh-Hans"' in chinese
 
 
+def test_odd_htmx_headers_do_not_poison_the_cache(client: Client) -> None:
+    """Only "true" makes a request htmx (django-htmx): "HX-Request: false" once stored the
+    whole page under the fragment's key for every visitor, "HX-History-Restore-Request:
+    no" a fragment under the page's, and a boosted walkthrough step its own answer under
+    the plain one."""
+    url = "/walkthroughs/xj-2p-1/2/"
+    assert "<html" in client.get(url, HTTP_HX_REQUEST="false").content.decode()
+    assert "<html" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    restored = client.get("/pairs/?q=tgj", HTTP_HX_REQUEST="true",
+                          HTTP_HX_HISTORY_RESTORE_REQUEST="no")
+    assert "<html" not in restored.content.decode()
+    assert "<html" in client.get("/pairs/?q=tgj", HTTP_HX_REQUEST="true",
+                                 HTTP_HX_HISTORY_RESTORE_REQUEST="true").content.decode()
+    boosted = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true").content
+    plain = client.get(url, HTTP_HX_REQUEST="true").content
+    assert boosted == client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true").content
+    assert plain != boosted
+
+
+def test_too_many_fields_is_a_400_page(client: Client) -> None:
+    """An address of 1,001 fields is refused with the 400 page (its context processor read
+    the fields again and turned it into a 500)."""
+    for url, status in (("/", 400), ("/pairs/", 400), ("/nope/", 404)):
+        response = client.get(url + "?" + "&" * 1000)
+        assert response.status_code == status, url
+        assert "<html" in response.content.decode()
+
+
 def test_errors_and_redirects_are_not_cached(client: Client) -> None:
     assert client.get("/pairs/XX/").status_code == 404
     assert client.get("/pairs/XX/").status_code == 404

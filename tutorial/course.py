@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import conditional_escape
@@ -29,6 +30,7 @@ from engine.cards import Kind
 from engine.hands import parse_hand
 from engine.numbers import NumberError, parse_int
 from engine.rules import Rules, get_rules
+from tutorial.fragments import is_htmx
 from tutorial.glossary import mark_chinese
 from tutorial.language import english
 from tutorial.models_course import CourseProgress
@@ -187,10 +189,14 @@ def returning(request: HttpRequest) -> dict[str, object]:
     back to that lesson's exercises, shown by ``base.html`` as 下一步; a ``?course=`` that
     is no lesson is ``course_problem``, said at the top of the page (a 400:
     :class:`BadCourseMiddleware`), which shows without the way back."""
-    problem = course_problem(request)
+    try:
+        problem = course_problem(request)
+        course = request.GET.get("course", "")
+    except TooManyFieldsSent:  # the error page of an address with too many fields
+        return {}
     if problem:
         return {"course_problem": problem}
-    found = lesson(request.GET.get("course", ""))
+    found = lesson(course)
     if found is None:
         return {}
     return {"course_return": {"url": f"/course/{found.slug}/1/", "title": found.title}}
@@ -221,8 +227,7 @@ class BadCourseMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        whole_page = not request.headers.get("HX-Request") \
-            or request.headers.get("HX-History-Restore-Request")
+        whole_page = not is_htmx(request)
         if (response.status_code == 200 and whole_page
                 and response.get("Content-Type", "").startswith("text/html")
                 and course_problem(request)):

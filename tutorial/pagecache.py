@@ -56,8 +56,11 @@ TOKEN = b"\x00csrf-token\x00"  # never in a page: stands for the visitor's CSRF 
 
 def _key(request: HttpRequest) -> str:
     raw = f"{get_language()}|{get_current_timezone_name()}|{request.get_host()}|"
-    raw += f"{bool(request.headers.get('HX-Request'))}|"
-    raw += f"{bool(request.headers.get('HX-History-Restore-Request'))}|"
+    # the htmx headers as the views read them (django-htmx: only the value "true" counts;
+    # a key by any value let "HX-Request: false" store the whole page under the
+    # fragment's key for every visitor), and boosted (a walkthrough step differs)
+    raw += "|".join(str(request.headers.get(h) == "true") for h in
+                    ("HX-Request", "HX-History-Restore-Request", "HX-Boosted")) + "|"
     return "page:" + sha256((raw + request.get_full_path()).encode()).hexdigest()
 
 
