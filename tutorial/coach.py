@@ -232,6 +232,13 @@ def counted(loss: float, loss_stderr: float) -> float:
     return float(loss) if interval(loss, loss_stderr)[0] > 0 else 0.0
 
 
+def _given_up(d: dict[str, Any]) -> tuple[float, float]:
+    """What a decision gave up as counted (:func:`counted`) and that figure's variance
+    (0 when it is not counted)."""
+    cost = counted(d["loss"], d["loss_stderr"])
+    return cost, float(d["loss_stderr"]) ** 2 if cost else 0.0
+
+
 def adjusted(data: dict[str, Any]) -> tuple[float, float]:
     """The hand's luck-adjusted result (README, "Coach") and its variance: the expected
     chips of the learner's first decision as chosen, minus the 芒果 the learner paid
@@ -248,10 +255,9 @@ def adjusted(data: dict[str, Any]) -> tuple[float, float]:
     variance = float(chosen["stderr"]) ** 2
     split = data.get("split")
     for d in [*decisions[1:], *([split] if split else [])]:
-        cost = counted(d["loss"], d["loss_stderr"])
-        if cost:
-            value -= cost
-            variance += float(d["loss_stderr"]) ** 2
+        cost, cost_variance = _given_up(d)
+        value -= cost
+        variance += cost_variance
     return value, variance
 
 
@@ -270,12 +276,11 @@ def report(reviews: list[dict[str, Any]], limit: int | None = 5) -> dict[str, An
     for data in reviews:
         split = data.get("split")
         for k, d in enumerate([*data["decisions"], *([split] if split else [])]):
-            cost = counted(d["loss"], d["loss_stderr"])
+            cost, cost_variance = _given_up(d)
             is_split = k == len(data["decisions"])
             kind = "splits" if is_split else "round1" if d["round"] == 1 else "rounds23"
             lost[kind] += cost
-            if cost:
-                lost_var[kind] += float(d["loss_stderr"]) ** 2
+            lost_var[kind] += cost_variance
             costly.append({"number": data["number"], "index": None if is_split else k,
                            "round": 4 if is_split else d["round"], "loss": cost,
                            "error": Z_LOOKS * float(d["loss_stderr"]), "grade": d["grade"],

@@ -56,11 +56,12 @@ TOKEN = b"\x00csrf-token\x00"  # never in a page: stands for the visitor's CSRF 
 
 def _key(request: HttpRequest) -> str:
     raw = f"{get_language()}|{get_current_timezone_name()}|{request.get_host()}|"
-    # the htmx headers as the views read them (django-htmx: only the value "true" counts;
-    # a key by any value let "HX-Request: false" store the whole page under the
-    # fragment's key for every visitor), and boosted (a walkthrough step differs)
-    raw += "|".join(str(request.headers.get(h) == "true") for h in
-                    ("HX-Request", "HX-History-Restore-Request", "HX-Boosted")) + "|"
+    # the htmx headers as the views read them, through django-htmx (a key by any header
+    # value let "HX-Request: false" store the whole page under the fragment's key for
+    # every visitor), and boosted (a walkthrough step differs)
+    htmx = getattr(request, "htmx", None)
+    raw += (f"{bool(htmx)}|{bool(htmx and htmx.history_restore_request)}|"
+            f"{bool(htmx and htmx.boosted)}|")
     return "page:" + sha256((raw + request.get_full_path()).encode()).hexdigest()
 
 
